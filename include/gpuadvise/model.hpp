@@ -1,0 +1,114 @@
+#pragma once
+// What a model is, as far as memory and speed care: its shape, and the
+// parameter count that shape implies. A shape comes from a Hugging Face
+// config.json (or a preset, which stores the same keys), or is inferred from
+// a bare parameter count by a rule fitted to Llama-style families.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvise {
+
+enum class MlpKind { Gated, Plain };   // SwiGLU/GeGLU (3 matrices) vs GELU/ReLU (2)
+enum class NormKind { RmsNorm, LayerNorm };
+
+struct Architecture {
+    std::string model_type = "llama";
+    std::int64_t layers = 0;        // decoder layers (per stack for encoder-decoder)
+    std::int64_t hidden = 0;
+    std::int64_t intermediate = 0;  // FFN inner size of one branch (dense layers)
+    std::int64_t heads = 0;
+    std::int64_t kv_heads = 0;
+    std::int64_t head_dim = 0;
+    std::int64_t vocab = 0;
+    bool tied_embeddings = false;
+    MlpKind mlp = MlpKind::Gated;
+    NormKind norm = NormKind::RmsNorm;
+    std::int64_t norms_per_layer = 2;  // Gemma 2/3 have 4, parallel-attention blocks 1
+    bool qk_norm = false;              // per-head q/k norms (Qwen3, Gemma 3)
+    bool qkv_bias = false;
+    bool out_bias = false;  // attention output projection bias
+    bool mlp_bias = false;
+    std::int64_t learned_positions = 0;  // rows of a learned position table (GPT-2, BERT)
+    std::int64_t max_position = 0;
+    std::int64_t sliding_window = 0;
+    // Mixture of experts: `experts` routed experts of `moe_intermediate` each,
+    // `experts_per_token` active per token, plus always-on shared experts of
+    // `shared_intermediate` in total; the first `dense_layers` layers keep a dense MLP.
+    std::int64_t experts = 0;
+    std::int64_t experts_per_token = 0;
+    std::int64_t moe_intermediate = 0;
+    std::int64_t shared_intermediate = 0;
+    std::int64_t dense_layers = 0;
+    // Multi-head latent attention (DeepSeek V2/V3): the KV cache holds
+    // kv_lora_rank + qk_rope_head_dim values per token and layer.
+    std::int64_t q_lora_rank = 0;
+    std::int64_t kv_lora_rank = 0;
+    std::int64_t qk_rope_head_dim = 0;
+    std::int64_t qk_nope_head_dim = 0;
+    std::int64_t v_head_dim = 0;
+    // Encoder-decoder (T5): `layers` encoder layers plus `decoder_layers`.
+    bool encoder_decoder = false;
+    std::int64_t decoder_layers = 0;
+    // Encoder-only (BERT): no KV cache, no generation.
+    bool encoder_only = false;
+    std::int64_t extra_params = 0;  // small model-specific tensors (token types, pooler)
+    std::string torch_dtype;
+    bool inferred = false;  // shape guessed from a parameter count
+
+    bool is_moe() const { return experts > 0; }
+    bool is_mla() const { return kv_lora_rank > 0; }
+    std::int64_t q_dim() const { return heads * head_dim; }
+    std::int64_t kv_dim() const { return kv_heads * head_dim; }
+    std::int64_t total_layers() const { return layers + decoder_layers; }
+};
+
+// Parameters split the way memory and quantisation care about: quantised
+// formats (GPTQ, AWQ, NF4, LLM.int8) replace the linear weights of the blocks
+// and keep embeddings, head and norms in 16-bit.
+struct ParamCounts {
+    std::uint64_t embedding = 0;  // token (+ learned position) embeddings
+    std::uint64_t lm_head = 0;    // 0 when tied
+    std::uint64_t block_linear = 0;   // every linear weight of every block (all experts)
+    std::uint64_t active_linear = 0;  // block linear weights one token touches
+    std::uint64_t other = 0;          // norms, biases, routers, extras
+    std::uint64_t total() const { return embedding + lm_head + block_linear + other; }
+    std::uint64_t active() const { return embedding + lm_head + active_linear + other; }
+};
+
+ParamCounts count_params(const Architecture& arch);
+
+// Throws InputError naming `source` and the field when a shape is missing or
+// absurd. Every architecture, however built, passes through here.
+void validate_architecture(const Architecture& arch, std::string_view source);
+
+// Parses a Hugging Face config.json (also GPT-2/NeoX/Falcon/Phi/T5/BERT
+// spellings, and Gemma 3's nested text_config).
+Architecture parse_hf_config(std::string_view json_text, std::string_view source);
+
+// A Llama-3-style decoder with about `params` parameters (documented in
+// docs/memory-model.md): head_dim 128, 8 KV heads, FFN 3.5 x hidden,
+// hidden/layers = 128, vocab 128256 (32000 below 1B), tied below 4B.
+Architecture infer_architecture(std::uint64_t params);
+
+struct ModelPreset {
+    std::string id;
+    std::string name;
+    std::vector<std::string> aliases;
+    std::string hf_repo;
+    std::uint64_t published_params = 0;
+    std::string params_note;
+    std::string source;
+    Architecture arch;
+};
+
+std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::string_view source);
+
+// Finds a preset by id, alias or HF repo, forgivingly; nullptr when the name
+// does not look like any preset (the caller then tries a size like "8B").
+const ModelPreset* find_preset(const std::vector<ModelPreset>& presets, std::string_view name);
+// Throws InputError with a did-you-mean for a name that is neither a preset nor a size.
+[[noreturn]] void throw_unknown_model(const std::vector<ModelPreset>& presets, std::string_view name);
+
+}  // namespace gpuadvise

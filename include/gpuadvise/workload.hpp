@@ -1,0 +1,97 @@
+#pragma once
+// A workload: what the user wants to run, normalised. `WorkloadRequest` holds
+// the raw values as typed (every field optional), `resolve_workload` parses and
+// checks them, fills the defaults and records where each default came from, so
+// that the CLI, `batch` lines and the fuzzers all share one path.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvise/model.hpp"
+
+namespace gpuadvise {
+
+enum class Method { Inference, Full, Lora, Qlora };
+enum class Precision { Fp32, Fp16, Bf16 };
+enum class Quant { None, Int8, Int4, Nf4, Fp4, GptqInt4, GptqInt8, AwqInt4, Fp8 };
+enum class MixedPrecision { Amp, Pure };
+enum class Optimizer { AdamW, AdamW8bit, PagedAdamW8bit, PagedAdamW32bit, Sgd, SgdMomentum, Adafactor, Lion };
+enum class KvDtype { Fp32, Fp16, Bf16, Fp8, Int8 };
+enum class Parallel { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
+enum class Estimator { Component, Doc };
+
+std::string to_string(Method);
+std::string to_string(Precision);
+std::string to_string(Quant);
+std::string to_string(MixedPrecision);
+std::string to_string(Optimizer);
+std::string to_string(KvDtype);
+std::string to_string(Parallel);
+std::string to_string(Estimator);
+
+// Choices as spelled on the command line, for --help, completions and errors.
+const std::vector<std::string>& method_choices();
+const std::vector<std::string>& precision_choices();
+const std::vector<std::string>& quant_choices();
+const std::vector<std::string>& optimizer_choices();
+const std::vector<std::string>& parallel_choices();
+
+bool is_training(Method m);
+
+// LoRA target modules of a decoder block.
+enum class LoraTarget { Q, K, V, O, Gate, Up, Down };
+std::string to_string(LoraTarget);
+
+struct Model {
+    std::string name;    // as given: "8B", "llama-3.1-8b", "config.json"
+    std::string origin;  // "size" | "preset" | "hf-config"
+    Architecture arch;
+    std::uint64_t params = 0;         // total parameters
+    std::uint64_t active_params = 0;  // per token (differs for MoE)
+};
+
+struct Workload {
+    Model model;
+    Method method = Method::Inference;
+    Precision precision = Precision::Bf16;
+    Quant quant = Quant::None;
+    bool double_quant = false;
+    MixedPrecision mixed = MixedPrecision::Amp;
+    Optimizer optimizer = Optimizer::AdamW;
+    bool optimizer_in_backward = false;
+    std::int64_t batch = 1;
+    std::int64_t seq = 0;     // training: tokens per sequence; inference: prompt + generated
+    std::int64_t prompt = 0;  // inference only
+    std::int64_t gen = 0;     // inference only
+    bool grad_ckpt = false;
+    bool flash_attn = true;
+    std::int64_t lora_rank = 0;
+    std::vector<LoraTarget> lora_targets;
+    KvDtype kv_dtype = KvDtype::Bf16;
+    std::int64_t gpus = 1;
+    Parallel parallel = Parallel::None;
+    Estimator estimator = Estimator::Component;
+    // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
+    std::vector<std::string> assumed;
+    // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").
+    std::vector<std::string> warnings;
+
+    bool trains() const { return is_training(method); }
+    bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }
+};
+
+struct WorkloadRequest {
+    std::optional<std::string> model;          // size or preset name
+    std::optional<std::string> hf_config_text; // contents of --hf-config
+    std::string hf_config_source = "config.json";
+    std::optional<std::string> method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator;
+    std::optional<std::string> batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
+    std::optional<bool> grad_ckpt, flash_attn, double_quant, optimizer_in_backward;
+};
+
+// Parses and checks every field; throws InputError naming the flag.
+Workload resolve_workload(const WorkloadRequest& request, const std::vector<ModelPreset>& presets);
+
+}  // namespace gpuadvise

@@ -1,0 +1,572 @@
+#include "cli/app.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/rank.hpp"
+#include "gpuadvise/report.hpp"
+#include "gpuadvise/units.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+constexpr const char* kExitCodesHelp =
+    "Exit codes: 0 answered (also when nothing fits), 1 a yes/no command answered no (check: does not fit),\n"
+    "2 bad usage or input (one line on stderr says which value and how to fix it).";
+
+// Reads a whole file, or stdin for "-"; a missing, unreadable or directory
+// path is an input error naming the flag.
+std::string read_input(const std::string& path, std::string_view flag, std::istream& in) {
+    if (path == "-") {
+        std::ostringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError(fmt::format("{} '{}' is a directory; give a file", flag, path));
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw InputError(fmt::format("{} '{}' cannot be read: no such file or no permission", flag, path));
+    std::ostringstream s;
+    s << file.rdbuf();
+    if (file.bad()) throw InputError(fmt::format("{} '{}' cannot be read", flag, path));
+    return s.str();
+}
+
+// Flags shared by every command.
+struct Common {
+    std::string catalog_path, merge_path;
+    bool json = false;
+    int verbosity = 0;
+
+    void add(CLI::App& app) {
+        app.add_option("--catalog", catalog_path, "Use this GPU catalog instead of the embedded one (env GPUADVISE_CATALOG)");
+        app.add_option("--catalog-merge", merge_path, "Extend or override the catalog with entries from FILE");
+        app.add_flag("--json", json, "Print one JSON object (schema 1) on stdout");
+        app.add_flag("-v,--verbose", verbosity, "Log what was loaded and assumed to stderr (-vv for more)");
+    }
+};
+
+// The workload flags, bound to strings so the core parses them (with errors
+// naming the flag), and counted so only given flags reach the request.
+struct WorkloadFlags {
+    std::string model, hf_config, method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator;
+    std::string batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
+    std::vector<CLI::Option*> options;
+    CLI::Option *grad_ckpt = nullptr, *no_grad_ckpt = nullptr, *flash = nullptr, *no_flash = nullptr;
+    CLI::Option *dq = nullptr, *no_dq = nullptr, *oib = nullptr;
+
+    void add(CLI::App& app) {
+        const auto opt = [&](const char* name, std::string& target, const char* help) {
+            options.push_back(app.add_option(name, target, help));
+        };
+        opt("-m,--model", model, "Model: a size (8B, 1.5B, 350M) or a preset (llama-3.1-8b; see 'gpuadvise models')");
+        opt("--hf-config", hf_config, "Hugging Face config.json of the model ('-' reads stdin)");
+        opt("--method", method, "inference | lora | qlora | full  [default: inference]");
+        opt("--precision", precision,
+            "fp32 | fp16 | bf16  [default: bf16; fp16 for qlora, the compute dtype of the document's §4 recipe]");
+        opt("--quant", quant,
+            "Weight format: none | int8 | int4 | nf4 | fp4 | gptq-int4 | gptq-int8 | awq-int4 | fp8  [default: none; "
+            "nf4 for qlora, document §4]");
+        opt("--mixed-precision", mixed, "Training: amp (fp32 master weights) | pure (all 16-bit)  [default: amp]");
+        opt("--optimizer", optimizer,
+            "adamw | adamw-8bit | paged-adamw-8bit | paged-adamw-32bit | sgd | sgd-momentum | adafactor | lion  "
+            "[default: adamw; paged-adamw-32bit for qlora, document §4]");
+        opt("--kv-dtype", kv_dtype, "Inference KV cache: fp16 | bf16 | fp8 | int8  [default: the compute precision]");
+        opt("--batch", batch, "Micro-batch per GPU (training) or concurrent sequences (inference)  [default: 4 for "
+                              "training, document §4; 1 for inference]");
+        opt("--seq", seq, "Tokens per sequence (training) or context = prompt + gen (inference)  [default: 512 for "
+                          "training; 4096 for inference]");
+        opt("--prompt", prompt, "Inference prompt tokens  [default: --seq minus --gen]");
+        opt("--gen", gen, "Inference generated tokens  [default: min(512, seq/4)]");
+        opt("--lora-rank", lora_rank, "LoRA rank  [default: 64, document §4]");
+        opt("--lora-targets", lora_targets, "LoRA modules: q,v | all-linear | a list of q,k,v,o,gate,up,down  [default: q,v, "
+                                            "document §4]");
+        opt("--gpus", gpus, "GPUs in the plan  [default: 1 for estimate; 1, 2, 4, 8 tried when ranking]");
+        opt("--parallel", parallel, "Multi-GPU strategy: ddp | fsdp | zero2 | zero3 | tp | pp  [default: fsdp for "
+                                    "training, tp for inference]");
+        opt("--estimator", estimator, "component (validated model) | doc (the source document's rule, §2.1)  [default: "
+                                      "component]");
+        grad_ckpt = app.add_flag("--grad-ckpt")->description("Gradient checkpointing on  [default: on for training, document §4]");
+        no_grad_ckpt = app.add_flag("--no-grad-ckpt")->description("Gradient checkpointing off");
+        flash = app.add_flag("--flash-attn")->description("Fused attention (FlashAttention/SDPA)  [default: on]");
+        no_flash = app.add_flag("--no-flash-attn")->description("Eager attention that materialises the score matrix");
+        dq = app.add_flag("--double-quant")->description("Double quantisation of nf4/fp4 scales  [default: on for qlora]");
+        no_dq = app.add_flag("--no-double-quant")->description("No double quantisation");
+        oib = app.add_flag("--optimizer-in-backward")->description("Fuse the optimizer step into backward (no full gradient buffer)");
+        grad_ckpt->excludes(no_grad_ckpt);
+        flash->excludes(no_flash);
+        dq->excludes(no_dq);
+    }
+
+    WorkloadRequest request(std::istream& in) const {
+        WorkloadRequest r;
+        const auto given = [&](std::size_t i, const std::string& value) -> std::optional<std::string> {
+            return options[i]->count() > 0 ? std::optional(value) : std::nullopt;
+        };
+        r.model = given(0, model);
+        if (options[1]->count() > 0) {
+            r.hf_config_text = read_input(hf_config, "--hf-config", in);
+            r.hf_config_source = hf_config == "-" ? "config.json from stdin" : hf_config;
+        }
+        r.method = given(2, method);
+        r.precision = given(3, precision);
+        r.quant = given(4, quant);
+        r.mixed = given(5, mixed);
+        r.optimizer = given(6, optimizer);
+        r.kv_dtype = given(7, kv_dtype);
+        r.batch = given(8, batch);
+        r.seq = given(9, seq);
+        r.prompt = given(10, prompt);
+        r.gen = given(11, gen);
+        r.lora_rank = given(12, lora_rank);
+        r.lora_targets = given(13, lora_targets);
+        r.gpus = given(14, gpus);
+        r.parallel = given(15, parallel);
+        r.estimator = given(16, estimator);
+        const auto pair = [](CLI::Option* on, CLI::Option* off) -> std::optional<bool> {
+            if (on->count() > 0) return true;
+            if (off->count() > 0) return false;
+            return std::nullopt;
+        };
+        r.grad_ckpt = pair(grad_ckpt, no_grad_ckpt);
+        r.flash_attn = pair(flash, no_flash);
+        r.double_quant = pair(dq, no_dq);
+        if (oib->count() > 0) r.optimizer_in_backward = true;
+        return r;
+    }
+};
+
+// Ranking flags of the main command, check and compare.
+struct RankFlags {
+    std::size_t top = 10;
+    std::string rank_by = "value", max_gpus = "8", budget, vendor, segment, os = "linux";
+    CLI::Option *budget_opt = nullptr, *vendor_opt = nullptr, *segment_opt = nullptr, *max_gpus_opt = nullptr;
+    bool explain = false;
+
+    void add(CLI::App& app, bool ranking) {
+        if (ranking) {
+            app.add_option("--top", top, "How many GPUs to show  [default: 10]")->check(CLI::Range(1, 100000));
+            app.add_option("--rank-by", rank_by, "value (tokens/s per dollar) | speed | cost | power | memory  [default: value]");
+            max_gpus_opt = app.add_option("--max-gpus", max_gpus, "Largest plan to try (1, 2, 4, 8, ... up to N)  [default: 8]");
+            budget_opt = app.add_option("--budget", budget, "Reject plans whose purchase price exceeds USD");
+            vendor_opt = app.add_option("--vendor", vendor, "Only nvidia | amd | intel | apple");
+            segment_opt = app.add_option("--segment", segment, "Only consumer | workstation | datacenter");
+            app.add_flag("--explain", explain, "Print every rule that fired for each shown plan");
+        }
+        app.add_option("--os", os, "linux | windows | wsl: Windows reserves ~1.5 GiB for the display  [default: linux]");
+    }
+
+    RankOptions options() const {
+        RankOptions o;
+        o.rank_by = parse_rank_by(rank_by);
+        if (max_gpus_opt && max_gpus_opt->count() > 0) o.max_gpus = parse_positive_int(max_gpus, "--max-gpus", 4096);
+        if (budget_opt && budget_opt->count() > 0) o.budget_usd = parse_positive_real(budget, "--budget");
+        if (vendor_opt && vendor_opt->count() > 0)
+            o.vendor = parse_choice(vendor, "--vendor", {"nvidia", "amd", "intel", "apple"});
+        if (segment_opt && segment_opt->count() > 0)
+            o.segment = parse_choice(segment, "--segment", {"consumer", "workstation", "datacenter"});
+        const auto parsed_os = parse_os(os);
+        if (!parsed_os) parse_choice(os, "--os", {"linux", "windows", "wsl"});
+        o.os = parsed_os.value_or(Os::Linux);
+        return o;
+    }
+};
+
+struct Context {
+    std::istream& in;
+    std::ostream& out;
+    std::ostream& err;
+    Common common;
+};
+
+Catalog load_catalog(const Common& c, std::istream& in) {
+    std::string path = c.catalog_path;
+    if (path.empty())
+        if (const char* env = std::getenv("GPUADVISE_CATALOG"); env && *env) path = env;
+    Catalog catalog;
+    if (path.empty() && c.merge_path.empty()) {
+        catalog = embedded::catalog();
+    } else {
+        const std::string base_text = path.empty() ? std::string(embedded::gpus_json()) : read_input(path, "--catalog", in);
+        const std::string base_source = path.empty() ? std::string(embedded::kGpusSource) : path;
+        catalog = c.merge_path.empty() ? parse_catalog(base_text, base_source)
+                                       : merge_catalogs(base_text, base_source, read_input(c.merge_path, "--catalog-merge", in),
+                                                        c.merge_path);
+    }
+    spdlog::info("catalog: {} ({} GPUs, dated {})", catalog.source, catalog.gpus.size(), catalog.date);
+    return catalog;
+}
+
+void print_json(std::ostream& out, const nlohmann::ordered_json& j) { out << j.dump(2) << '\n'; }
+
+void log_workload(const Workload& w) {
+    for (const auto& a : w.assumed) spdlog::info("assumed {}", a);
+}
+
+int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
+    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    log_workload(w);
+    RankOptions options = rf.options();
+    if (!wf.gpus.empty() && wf.options[14]->count() > 0) options.fixed_gpus = w.gpus;
+    if (wf.options[15]->count() > 0) options.parallel = w.parallel;
+    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    Workload single = w;
+    if (!options.fixed_gpus) {
+        single.gpus = 1;
+        single.parallel = Parallel::None;
+    }
+    const MemoryEstimate memory = estimate(single);
+    const auto recs = rank(w, catalog, options);
+    if (ctx.common.json) {
+        print_json(ctx.out, recommend_json(single, memory, recs, rf.top, options));
+    } else {
+        ctx.out << recommend_text(single, memory, recs, rf.top, options, catalog.gpus.size());
+        if (rf.explain) {
+            for (std::size_t i = 0; i < recs.size() && i < rf.top; ++i) {
+                ctx.out << fmt::format("\n#{} {} x{} ({}):\n", i + 1, recs[i].gpu->id, recs[i].count, to_string(recs[i].strategy));
+                if (recs[i].fired.empty()) ctx.out << "  no rule fired\n";
+                for (const auto& hit : recs[i].fired)
+                    ctx.out << fmt::format("  [{}] {}: {}\n", to_string(hit.kind), hit.id, hit.message);
+            }
+        }
+    }
+    return kExitOk;
+}
+
+int cmd_estimate(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name, const RankFlags& rf) {
+    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    log_workload(w);
+    const MemoryEstimate memory = estimate(w);
+    if (gpu_name.empty()) {
+        if (ctx.common.json) print_json(ctx.out, estimate_json(w, memory));
+        else ctx.out << workload_text(w) << '\n' << memory_text(memory, w);
+        return kExitOk;
+    }
+    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Gpu& gpu = resolve_gpu(catalog, gpu_name);
+    RankOptions options = rf.options();
+    options.parallel = w.parallel;
+    const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
+    if (ctx.common.json) {
+        auto j = estimate_json(w, memory);
+        j["gpu"] = gpu.id;
+        j["performance"] = performance_json(rec.performance);
+        j["plan"] = recommendation_json(rec, 1);
+        print_json(ctx.out, j);
+    } else {
+        ctx.out << workload_text(w) << '\n' << memory_text(memory, w) << '\n';
+        const auto& p = rec.performance;
+        ctx.out << fmt::format("On {} x {} ({}): {}, {}-bound\n", w.gpus, gpu.id, to_string(rec.strategy),
+                               rec.fits ? "fits" : "does not fit", p.bound.empty() ? "unknown" : p.bound);
+        if (p.decode_tokens_per_s) ctx.out << fmt::format("  decode   {:.1f} tokens/s\n", *p.decode_tokens_per_s);
+        if (p.prefill_tokens_per_s) ctx.out << fmt::format("  prefill  {:.0f} tokens/s\n", *p.prefill_tokens_per_s);
+        if (p.train_tokens_per_s) ctx.out << fmt::format("  train    {:.0f} tokens/s, {:.3f} s per step\n", *p.train_tokens_per_s, *p.step_seconds);
+    }
+    return kExitOk;
+}
+
+int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name, const RankFlags& rf) {
+    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    log_workload(w);
+    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Gpu& gpu = resolve_gpu(catalog, gpu_name);
+    RankOptions options = rf.options();
+    if (wf.options[15]->count() > 0) options.parallel = w.parallel;
+    const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
+    if (ctx.common.json) {
+        auto j = estimate_json(w, rec.memory);
+        j["check"] = recommendation_json(rec, 1);
+        print_json(ctx.out, j);
+    } else {
+        const std::string count = w.gpus > 1 ? fmt::format("{} x ", w.gpus) : "";
+        if (rec.fits)
+            ctx.out << fmt::format("fits: {}{} needs {:.1f} GiB per GPU of {:.1f} GiB usable\n", count, gpu.id,
+                                   static_cast<double>(rec.memory.per_gpu_bytes) / kGiB,
+                                   static_cast<double>(rec.usable_bytes) / kGiB);
+        else
+            ctx.out << fmt::format("does not fit: {}{}: {}\n", count, gpu.id, fmt::join(rec.reasons, "; "));
+    }
+    return rec.fits ? kExitOk : kExitNo;
+}
+
+int cmd_compare(Context& ctx, const WorkloadFlags& wf, const std::vector<std::string>& names, const RankFlags& rf) {
+    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    RankOptions options = rf.options();
+    if (wf.options[15]->count() > 0) options.parallel = w.parallel;
+    std::vector<Recommendation> recs;
+    for (const auto& name : names) recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name), w.gpus, options));
+    const MemoryEstimate memory = estimate(w);
+    if (ctx.common.json) print_json(ctx.out, recommend_json(w, memory, recs, recs.size(), options));
+    else ctx.out << recommend_text(w, memory, recs, recs.size(), options, recs.size());
+    return kExitOk;
+}
+
+struct GpuFilters {
+    std::string vendor, segment, min_memory, min_bandwidth, supports, sort = "id";
+};
+
+int cmd_gpus(Context& ctx, const GpuFilters& f) {
+    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const std::optional<std::string> vendor =
+        f.vendor.empty() ? std::nullopt : std::optional(parse_choice(f.vendor, "--vendor", {"nvidia", "amd", "intel", "apple"}));
+    const std::optional<std::string> segment =
+        f.segment.empty() ? std::nullopt
+                          : std::optional(parse_choice(f.segment, "--segment", {"consumer", "workstation", "datacenter"}));
+    const std::uint64_t min_memory = f.min_memory.empty() ? 0 : parse_bytes(f.min_memory, "--min-memory");
+    const double min_bw = f.min_bandwidth.empty() ? 0 : parse_bandwidth_gbps(f.min_bandwidth, "--min-bandwidth");
+    const std::string supports =
+        f.supports.empty() ? "" : parse_choice(f.supports, "--supports", {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "av1", "nvlink"});
+    const std::string sort = parse_choice(f.sort, "--sort", {"id", "memory", "bandwidth", "bf16", "price", "tdp"});
+    std::vector<const Gpu*> list;
+    for (const Gpu& g : catalog.gpus) {
+        if (vendor && g.vendor != *vendor) continue;
+        if (segment && g.segment != *segment) continue;
+        if (g.memory_bytes < min_memory || g.memory_bandwidth_gbps < min_bw) continue;
+        const auto& t = g.tflops;
+        if ((supports == "fp32" && !t.fp32) || (supports == "tf32" && !t.tf32) || (supports == "fp16" && !t.fp16) ||
+            (supports == "bf16" && !t.bf16) || (supports == "fp8" && !t.fp8) || (supports == "int8" && !t.int8) ||
+            (supports == "av1" && !g.av1_encode.value_or(false)) || (supports == "nvlink" && g.interconnect_type == "none"))
+            continue;
+        list.push_back(&g);
+    }
+    const auto key = [&](const Gpu* g) -> double {
+        if (sort == "memory") return static_cast<double>(g->memory_bytes);
+        if (sort == "bandwidth") return g->memory_bandwidth_gbps;
+        if (sort == "bf16") return g->tflops.bf16.value_or(-1);
+        if (sort == "price") return g->price ? -g->price->usd : -1e18;  // cheapest first
+        if (sort == "tdp") return -g->tdp_watts.value_or(1e9);
+        return 0;
+    };
+    std::stable_sort(list.begin(), list.end(), [&](const Gpu* a, const Gpu* b) {
+        if (sort != "id" && key(a) != key(b)) return key(a) > key(b);
+        return a->id < b->id;
+    });
+    if (ctx.common.json) {
+        nlohmann::ordered_json j;
+        j["schema"] = kSchemaVersion;
+        j["catalog_date"] = catalog.date;
+        j["gpus"] = nlohmann::ordered_json::array();
+        for (const Gpu* g : list) j["gpus"].push_back(gpu_json(*g));
+        print_json(ctx.out, j);
+    } else {
+        ctx.out << gpus_text(list);
+    }
+    return kExitOk;
+}
+
+int cmd_gpu_show(Context& ctx, const std::string& name) {
+    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Gpu& g = resolve_gpu(catalog, name);
+    if (ctx.common.json) {
+        nlohmann::ordered_json j;
+        j["schema"] = kSchemaVersion;
+        j["gpu"] = gpu_json(g);
+        print_json(ctx.out, j);
+    } else {
+        ctx.out << gpu_detail_text(g);
+    }
+    return kExitOk;
+}
+
+int cmd_models(Context& ctx) {
+    const auto& presets = embedded::model_presets();
+    if (ctx.common.json) {
+        nlohmann::ordered_json j;
+        j["schema"] = kSchemaVersion;
+        j["models"] = nlohmann::ordered_json::array();
+        for (const auto& p : presets) {
+            const ParamCounts c = count_params(p.arch);
+            j["models"].push_back({{"id", p.id},
+                                   {"name", p.name},
+                                   {"hf_repo", p.hf_repo},
+                                   {"params", c.total()},
+                                   {"active_params", c.active()},
+                                   {"published_params", p.published_params},
+                                   {"source", p.source}});
+        }
+        print_json(ctx.out, j);
+        return kExitOk;
+    }
+    ctx.out << fmt::format("{:<28} {:<36} {:>9} {:>9}  {}\n", "ID", "Name", "Params", "Active", "Shape");
+    for (const auto& p : presets) {
+        const ParamCounts c = count_params(p.arch);
+        ctx.out << fmt::format("{:<28} {:<36} {:>9} {:>9}  {} layers, hidden {}, {}/{} heads\n", p.id, p.name.substr(0, 36),
+                               format_count(c.total()), format_count(c.active()), p.arch.total_layers(), p.arch.hidden,
+                               p.arch.heads, p.arch.kv_heads);
+    }
+    ctx.out << fmt::format("{} presets\n", presets.size());
+    return kExitOk;
+}
+
+int cmd_rules(Context& ctx) {
+    if (ctx.common.json) {
+        nlohmann::ordered_json j;
+        j["schema"] = kSchemaVersion;
+        j["rules"] = nlohmann::ordered_json::array();
+        for (const Rule& r : rule_registry())
+            j["rules"].push_back({{"id", r.id}, {"kind", to_string(r.kind)}, {"description", r.description}});
+        print_json(ctx.out, j);
+    } else {
+        ctx.out << rules_text();
+    }
+    return kExitOk;
+}
+
+void setup_logging(std::ostream& err, int verbosity) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err);
+    auto logger = std::make_shared<spdlog::logger>("gpuadvise", sink);
+    logger->set_pattern("gpuadvise: %l: %v");
+    logger->set_level(verbosity >= 2 ? spdlog::level::debug : verbosity == 1 ? spdlog::level::info : spdlog::level::warn);
+    spdlog::set_default_logger(logger);
+}
+
+// CLI11 messages can span lines; the contract is one line.
+std::string one_line(std::string s) {
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+}  // namespace
+
+int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+    CLI::App app{"gpuadvise: which GPU, and how many, will run your AI workload, and how fast.\n"
+                 "Estimates the memory a workload needs (model size or preset, method, precision, batch, sequence)\n"
+                 "and ranks the GPUs of its catalog that can run it.",
+                 "gpuadvise"};
+    app.footer(std::string("Examples:\n  gpuadvise --model 8B --method qlora\n"
+                           "  gpuadvise --model llama-3-70b --method inference --quant int4 --json\n"
+                           "  gpuadvise check --gpu rtx-4090 --model 8B --method lora\n\n") +
+               kExitCodesHelp);
+    app.set_version_flag("-V,--version", std::string("gpuadvise ") + GPUADVISE_VERSION + " (catalog " +
+                                             [] {
+                                                 try {
+                                                     return embedded::catalog().date;
+                                                 } catch (...) {
+                                                     return std::string("unreadable");
+                                                 }
+                                             }() +
+                                             ")");
+    Context ctx{in, out, err, {}};
+    Common& common = ctx.common;
+
+    WorkloadFlags main_flags;
+    RankFlags main_rank;
+    main_flags.add(app);
+    main_rank.add(app, true);
+    common.add(app);
+
+    // Each subcommand gets its own copies of the flags it takes.
+    Common sub_common;
+    auto* estimate_cmd = app.add_subcommand("estimate", "Print only the memory requirement (and, with --gpu, the speed on that card)");
+    WorkloadFlags estimate_flags;
+    RankFlags estimate_rank;
+    std::string estimate_gpu;
+    estimate_flags.add(*estimate_cmd);
+    estimate_rank.add(*estimate_cmd, false);
+    estimate_cmd->add_option("--gpu", estimate_gpu, "Also estimate speed on this GPU (with --gpus N cards)");
+    sub_common.add(*estimate_cmd);
+
+    auto* check_cmd = app.add_subcommand("check", "Does the workload fit this GPU? Exit 0 yes, 1 no, 2 bad input");
+    WorkloadFlags check_flags;
+    RankFlags check_rank;
+    std::string check_gpu;
+    check_flags.add(*check_cmd);
+    check_rank.add(*check_cmd, false);
+    check_cmd->add_option("--gpu", check_gpu, "The GPU to check (id, alias or name)")->required();
+    sub_common.add(*check_cmd);
+
+    auto* compare_cmd = app.add_subcommand("compare", "The same workload on several GPUs side by side");
+    WorkloadFlags compare_flags;
+    RankFlags compare_rank;
+    std::vector<std::string> compare_gpus;
+    compare_flags.add(*compare_cmd);
+    compare_rank.add(*compare_cmd, false);
+    compare_cmd->add_option("gpus", compare_gpus, "GPUs to compare")->required();
+    sub_common.add(*compare_cmd);
+
+    auto* gpus_cmd = app.add_subcommand("gpus", "List the GPU catalog (filter, sort, JSON); 'gpus show ID' for one card");
+    GpuFilters filters;
+    gpus_cmd->add_option("--vendor", filters.vendor, "nvidia | amd | intel | apple");
+    gpus_cmd->add_option("--segment", filters.segment, "consumer | workstation | datacenter");
+    gpus_cmd->add_option("--min-memory", filters.min_memory, "At least this much memory (48GB, 80GiB)");
+    gpus_cmd->add_option("--min-bandwidth", filters.min_bandwidth, "At least this bandwidth (1TB/s, 900GB/s)");
+    gpus_cmd->add_option("--supports", filters.supports, "fp32 | tf32 | fp16 | bf16 | fp8 | int8 | av1 | nvlink");
+    gpus_cmd->add_option("--sort", filters.sort, "id | memory | bandwidth | bf16 | price | tdp  [default: id]");
+    sub_common.add(*gpus_cmd);
+    auto* show_cmd = gpus_cmd->add_subcommand("show", "Every field of one GPU with its sources");
+    std::string show_name;
+    show_cmd->add_option("gpu", show_name, "GPU id, alias or name")->required();
+    Common show_common;
+    show_common.add(*show_cmd);
+
+    auto* models_cmd = app.add_subcommand("models", "List the model presets");
+    sub_common.add(*models_cmd);
+    auto* rules_cmd = app.add_subcommand("rules", "List the rules that reject, warn, tip and adjust scores");
+    sub_common.add(*rules_cmd);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::ParseError& e) {
+        err << "gpuadvise: " << one_line(e.what()) << " (see gpuadvise --help)\n";
+        return kExitInput;
+    }
+
+    try {
+        // Merge the common flags of whichever command ran.
+        for (CLI::App* sub : {estimate_cmd, check_cmd, compare_cmd, gpus_cmd, models_cmd, rules_cmd})
+            if (sub->parsed()) {
+                common.catalog_path = common.catalog_path.empty() ? sub_common.catalog_path : common.catalog_path;
+                common.merge_path = common.merge_path.empty() ? sub_common.merge_path : common.merge_path;
+                common.json = common.json || sub_common.json;
+                common.verbosity = std::max(common.verbosity, sub_common.verbosity);
+            }
+        if (show_cmd->parsed()) {
+            common.json = common.json || show_common.json;
+            common.verbosity = std::max(common.verbosity, show_common.verbosity);
+            if (!show_common.catalog_path.empty()) common.catalog_path = show_common.catalog_path;
+            if (!show_common.merge_path.empty()) common.merge_path = show_common.merge_path;
+        }
+        setup_logging(err, common.verbosity);
+        if (estimate_cmd->parsed()) return cmd_estimate(ctx, estimate_flags, estimate_gpu, estimate_rank);
+        if (check_cmd->parsed()) return cmd_check(ctx, check_flags, check_gpu, check_rank);
+        if (compare_cmd->parsed()) return cmd_compare(ctx, compare_flags, compare_gpus, compare_rank);
+        if (show_cmd->parsed()) return cmd_gpu_show(ctx, show_name);
+        if (gpus_cmd->parsed()) return cmd_gpus(ctx, filters);
+        if (models_cmd->parsed()) return cmd_models(ctx);
+        if (rules_cmd->parsed()) return cmd_rules(ctx);
+        return cmd_recommend(ctx, main_flags, main_rank);
+    } catch (const InputError& e) {
+        err << "gpuadvise: " << one_line(e.what()) << '\n';
+        return kExitInput;
+    } catch (const std::bad_alloc&) {
+        err << "gpuadvise: out of memory while reading the input; is a file far larger than expected?\n";
+        return kExitInput;
+    } catch (const std::exception& e) {
+        // Not expected: a bug. Still one line and a non-zero exit, never a crash.
+        err << "gpuadvise: internal error: " << one_line(e.what()) << " (please report it)\n";
+        return kExitInput;
+    }
+}
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,145 @@
+#include "gpuadvise/units.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "gpuadvise/error.hpp"
+
+namespace gpuadvise {
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+// Splits "1.5B" into 1.5 and "b". The number must be a plain decimal (with an
+// optional exponent) and must be finite; what follows is returned lowercased.
+struct NumberWithSuffix {
+    double value;
+    std::string suffix;
+};
+
+NumberWithSuffix split_number(std::string_view text, std::string_view flag, std::string_view example) {
+    const std::string_view t = trim(text);
+    double value = 0;
+    const char* begin = t.data();
+    const char* end = t.data() + t.size();
+    auto [ptr, ec] = std::from_chars(begin, end, value, std::chars_format::general);
+    if (t.empty() || ec != std::errc() || !std::isfinite(value)) {
+        if (ec == std::errc::result_out_of_range)
+            throw InputError(fmt::format("{} '{}' is out of range; use a value like {}", flag, text, example));
+        throw InputError(fmt::format("{} '{}' is not a number; use a value like {}", flag, text, example));
+    }
+    std::string suffix = lower(trim(std::string_view(ptr, static_cast<std::size_t>(end - ptr))));
+    return {value, suffix};
+}
+
+}  // namespace
+
+std::uint64_t parse_param_count(std::string_view text, std::string_view flag) {
+    constexpr std::string_view example = "8B, 1.5B or 350M";
+    auto [value, suffix] = split_number(text, flag, example);
+    double scale = 1;
+    if (suffix == "t") scale = 1e12;
+    else if (suffix == "b") scale = 1e9;
+    else if (suffix == "m") scale = 1e6;
+    else if (suffix == "k") scale = 1e3;
+    else if (!suffix.empty())
+        throw InputError(fmt::format("{} '{}' has an unknown suffix '{}'; use a size like {} (K, M, B or T)",
+                                     flag, text, suffix, example));
+    const double count = value * scale;
+    if (!(count >= 1))
+        throw InputError(fmt::format("{} '{}' must be a positive parameter count, like {}", flag, text, example));
+    if (count > 1e15)
+        throw InputError(fmt::format("{} '{}' is over 1e15 parameters; use a size like {}", flag, text, example));
+    return static_cast<std::uint64_t>(std::llround(count));
+}
+
+std::uint64_t parse_bytes(std::string_view text, std::string_view flag) {
+    constexpr std::string_view example = "24GB, 24GiB or 512MiB";
+    auto [value, suffix] = split_number(text, flag, example);
+    double scale = 0;
+    if (suffix.empty() || suffix == "b") scale = 1;
+    else if (suffix == "kb") scale = 1e3;
+    else if (suffix == "mb") scale = 1e6;
+    else if (suffix == "gb" || suffix == "g") scale = 1e9;
+    else if (suffix == "tb" || suffix == "t") scale = 1e12;
+    else if (suffix == "kib") scale = static_cast<double>(kKiB);
+    else if (suffix == "mib") scale = static_cast<double>(kMiB);
+    else if (suffix == "gib") scale = static_cast<double>(kGiB);
+    else if (suffix == "tib") scale = static_cast<double>(kGiB) * 1024.0;
+    else
+        throw InputError(fmt::format("{} '{}' has an unknown unit '{}'; use a size like {}", flag, text, suffix, example));
+    const double bytes = value * scale;
+    if (!(bytes > 0)) throw InputError(fmt::format("{} '{}' must be positive, like {}", flag, text, example));
+    if (bytes > 1e18) throw InputError(fmt::format("{} '{}' is too large; use a size like {}", flag, text, example));
+    return static_cast<std::uint64_t>(std::llround(bytes));
+}
+
+double parse_bandwidth_gbps(std::string_view text, std::string_view flag) {
+    constexpr std::string_view example = "900GB/s or 1TB/s";
+    auto [value, suffix] = split_number(text, flag, example);
+    double scale = 0;
+    if (suffix.empty() || suffix == "gb/s" || suffix == "gbps" || suffix == "gb") scale = 1;
+    else if (suffix == "tb/s" || suffix == "tbps" || suffix == "tb") scale = 1e3;
+    else if (suffix == "mb/s" || suffix == "mb") scale = 1e-3;
+    else
+        throw InputError(fmt::format("{} '{}' has an unknown unit '{}'; use a bandwidth like {}", flag, text, suffix, example));
+    const double gbps = value * scale;
+    if (!(gbps > 0) || gbps > 1e6)
+        throw InputError(fmt::format("{} '{}' must be a positive bandwidth, like {}", flag, text, example));
+    return gbps;
+}
+
+std::int64_t parse_positive_int(std::string_view text, std::string_view flag, std::int64_t max) {
+    const std::string_view t = trim(text);
+    std::int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    if (t.empty() || ec == std::errc::invalid_argument || ptr != t.data() + t.size())
+        throw InputError(fmt::format("{} '{}' is not a whole number; use a positive integer", flag, text));
+    if (ec == std::errc::result_out_of_range || value > max)
+        throw InputError(fmt::format("{} '{}' is too large; use at most {}", flag, text, max));
+    if (value <= 0) throw InputError(fmt::format("{} '{}' must be at least 1", flag, text));
+    return value;
+}
+
+double parse_positive_real(std::string_view text, std::string_view flag) {
+    auto [value, suffix] = split_number(text, flag, "0.15");
+    if (!suffix.empty()) throw InputError(fmt::format("{} '{}' is not a number; use a value like 0.15", flag, text));
+    if (!(value > 0) || value > 1e12)
+        throw InputError(fmt::format("{} '{}' must be a positive number", flag, text));
+    return value;
+}
+
+std::string format_gib(std::uint64_t bytes) {
+    return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / static_cast<double>(kGiB));
+}
+
+std::string format_count(std::uint64_t count) {
+    const double c = static_cast<double>(count);
+    if (c >= 1e12) return fmt::format("{:.2f}T", c / 1e12);
+    if (c >= 1e9) return fmt::format("{:.2f}B", c / 1e9);
+    if (c >= 1e6) return fmt::format("{:.0f}M", c / 1e6);
+    if (c >= 1e3) return fmt::format("{:.0f}K", c / 1e3);
+    return fmt::format("{}", count);
+}
+
+std::uint64_t to_bytes(double value) {
+    if (!(value > 0)) return 0;
+    if (!(value < 1.8e19)) return std::numeric_limits<std::uint64_t>::max();
+    return static_cast<std::uint64_t>(value + 0.5);
+}
+
+}  // namespace gpuadvise

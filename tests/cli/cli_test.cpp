@@ -1,0 +1,139 @@
+// End-to-end tests of the real binary: exit codes, the JSON contract, the
+// table agreeing with the JSON, and the commands of the skeleton.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "run_process.hpp"
+#include "temp_files.hpp"
+
+namespace {
+
+ProcessResult gpuadvise(std::vector<std::string> args, const std::string& stdin_text = "") {
+    args.insert(args.begin(), GPUADVISE_BIN);
+    return run_process(args, stdin_text);
+}
+
+double table_gib(const std::string& text, const std::string& pattern) {
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex(pattern)));
+    return std::stod(m[1]);
+}
+
+}  // namespace
+
+TEST_CASE("the main job answers with workload, breakdown and a ranked table") {
+    const auto r = gpuadvise({"--model", "8B", "--method", "qlora"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    for (const char* text : {"8B (8.00B parameters)", "nf4 with double quantisation", "batch 4 x seq 512", "grad-ckpt on",
+                             "paged-adamw-32bit", "rank 64 on q,v", "weights", "activations", "runtime", "GiB per GPU",
+                             "GPUs ranked by value", "Headroom", "Bandwidth", "Reason"})
+        CHECK_THAT(r.out, Catch::Contains(text));
+    // default top 10
+    std::size_t rows = 0;
+    for (int i = 1; i <= 12; ++i)
+        if (std::regex_search(r.out, std::regex("\\n\\s+" + std::to_string(i) + "  [a-z]"))) ++rows;
+    CHECK(rows == 10);
+    CHECK(r.seconds < 2.0);
+}
+
+TEST_CASE("JSON output is one schema-1 object that matches the table") {
+    const auto j = gpuadvise({"--model", "8B", "--method", "qlora", "--json"});
+    REQUIRE(j.exit_code == 0);
+    CHECK(j.err.empty());
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["schema"] == 1);
+    CHECK(doc["workload"]["method"] == "qlora");
+    CHECK(doc["workload"]["params"] == 8000000000ULL);
+    CHECK(doc["workload"]["architecture"]["inferred"] == true);
+    const auto& mem = doc["memory"];
+    std::uint64_t sum = 0;
+    for (const auto& [name, value] : mem["components"].items()) {
+        REQUIRE(value.is_number_unsigned());
+        sum += value.get<std::uint64_t>();
+    }
+    CHECK(sum == mem["per_gpu_bytes"].get<std::uint64_t>());
+    for (const char* key : {"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "kv_cache_bytes",
+                            "runtime_bytes"})
+        CHECK(mem["components"].contains(key));
+    CHECK(mem["allocated_bytes"].get<std::uint64_t>() < mem["per_gpu_bytes"].get<std::uint64_t>());
+    const auto& recs = doc["recommendations"];
+    REQUIRE(recs.size() == 10);
+    for (const char* key : {"rank", "gpu", "vendor", "name", "count", "fits", "headroom_bytes", "score", "reasons", "warnings"})
+        CHECK(recs[0].contains(key));
+    CHECK(recs[0]["rank"] == 1);
+
+    const auto t = gpuadvise({"--model", "8B", "--method", "qlora"});
+    const double per_gpu = mem["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024);
+    CHECK(table_gib(t.out, R"(total\s+([0-9.]+) GiB per GPU)") == Approx(per_gpu).margin(0.006));
+    std::smatch first;
+    REQUIRE(std::regex_search(t.out, first, std::regex(R"(\n\s+1  (\S+))")));
+    CHECK(first[1] == recs[0]["gpu"].get<std::string>());
+}
+
+TEST_CASE("estimate prints only the requirement, and the document's rule reproduces 21.6 GB") {
+    const auto r = gpuadvise({"estimate", "--model", "8B", "--method", "full", "--precision", "fp16", "--estimator", "doc"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("= 21.6 GB, the source document's rule of thumb"));
+    CHECK_THAT(r.out, !Catch::Contains("ranked"));
+    const auto j = gpuadvise({"estimate", "--model", "8B", "--method", "full", "--precision", "fp16", "--estimator", "doc", "--json"});
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["memory"]["per_gpu_bytes"] == 21600000000ULL);
+    CHECK_FALSE(doc.contains("recommendations"));
+}
+
+TEST_CASE("check answers yes or no through its exit code") {
+    const auto yes = gpuadvise({"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "qlora"});
+    CHECK(yes.exit_code == 0);
+    CHECK_THAT(yes.out, Catch::StartsWith("fits: nvidia-rtx-4090"));
+    const auto no = gpuadvise({"check", "--gpu", "rtx-4090", "--model", "70B", "--method", "full"});
+    CHECK(no.exit_code == 1);
+    CHECK_THAT(no.out, Catch::StartsWith("does not fit") && Catch::Contains("GiB per GPU, card has 24.0 GiB usable"));
+    // 70B with AMP AdamW needs ~16 bytes per parameter: 1.1 TB, more than 8 x 80 GB.
+    CHECK(gpuadvise({"check", "--gpu", "h100-sxm5", "--gpus", "8", "--model", "70B", "--method", "full"}).exit_code == 1);
+    CHECK(gpuadvise({"check", "--gpu", "h100-sxm5", "--gpus", "8", "--model", "13B", "--method", "full"}).exit_code == 0);
+}
+
+TEST_CASE("gpus, gpus show, models and rules list what they hold") {
+    const auto gpus = nlohmann::json::parse(gpuadvise({"gpus", "--json", "--vendor", "amd"}).out);
+    CHECK(gpus["schema"] == 1);
+    REQUIRE(gpus["gpus"].size() >= 8);
+    for (const auto& g : gpus["gpus"]) CHECK(g["vendor"] == "amd");
+    const auto big = nlohmann::json::parse(gpuadvise({"gpus", "--json", "--min-memory", "100GB", "--supports", "fp8"}).out);
+    for (const auto& g : big["gpus"]) {
+        CHECK(g["memory_bytes"].get<double>() >= 100e9);
+        CHECK_FALSE(g["tflops"]["fp8"].is_null());
+    }
+    const auto show = gpuadvise({"gpus", "show", "4090"});
+    CHECK(show.exit_code == 0);
+    CHECK_THAT(show.out, Catch::Contains("1008 GB/s") && Catch::Contains("sources"));
+    const auto models = gpuadvise({"models"});
+    CHECK_THAT(models.out, Catch::Contains("llama-3.1-8b") && Catch::Contains("presets"));
+    const auto rules = gpuadvise({"rules"});
+    CHECK_THAT(rules.out, Catch::Contains("memory-fit") && Catch::Contains("pcie-allreduce"));
+}
+
+TEST_CASE("help documents defaults and exit codes and version is one line") {
+    const auto help = gpuadvise({"--help"});
+    CHECK(help.exit_code == 0);
+    CHECK_THAT(help.out, Catch::Contains("Exit codes: 0 answered") && Catch::Contains("document §4") &&
+                             Catch::Contains("--lora-targets"));
+    const auto version = gpuadvise({"--version"});
+    CHECK(version.exit_code == 0);
+    CHECK(std::count(version.out.begin(), version.out.end(), '\n') == 1);
+    CHECK_THAT(version.out, Catch::StartsWith("gpuadvise "));
+}
+
+TEST_CASE("a user catalog replaces the embedded one and a merge extends it") {
+    TempDir dir;
+    const std::string path = dir.write("mine.json", R"({"schema":1,"gpus":[{"id":"my-card","vendor":"nvidia","name":"Mine",
+        "segment":"consumer","arch_family":"ada","memory_bytes":25769803776,"memory_bandwidth_gbps":1000,"sources":["me"]}]})");
+    const auto r = gpuadvise({"--model", "1B", "--catalog", path, "--json"});
+    REQUIRE(r.exit_code == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    REQUIRE(doc["recommendations"].size() == 1);
+    CHECK(doc["recommendations"][0]["gpu"] == "my-card");
+    const auto merged = gpuadvise({"gpus", "--catalog-merge", path, "--json"});
+    CHECK(nlohmann::json::parse(merged.out)["gpus"].size() >= 76);
+}

@@ -1,0 +1,142 @@
+#include <catch2/catch.hpp>
+
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/rank.hpp"
+#include "gpuadvise/rules.hpp"
+#include "gpuadvise/units.hpp"
+
+using namespace gpuadvise;
+
+namespace {
+
+// small: 8 GiB, cheap, PCIe only; mid: 24 GiB; big: 80 GiB with an NVLink
+// domain of 8; bf16-less: a Turing card.
+const char* kTiny = R"({"schema":1,"gpus":[
+ {"id":"small","vendor":"nvidia","name":"Small","segment":"consumer","arch_family":"ada","memory_bytes":8589934592,
+  "memory_bandwidth_gbps":300,"tflops":{"bf16":40,"fp16":40},"tdp_watts":150,"pcie":{"gen":4,"lanes":8},
+  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"price":{"usd":300,"kind":"msrp","source":"t"},"sources":["t"]},
+ {"id":"mid","vendor":"nvidia","name":"Mid","segment":"consumer","arch_family":"ada","memory_bytes":25769803776,
+  "memory_bandwidth_gbps":1000,"tflops":{"bf16":160,"fp16":160},"tdp_watts":450,"pcie":{"gen":4,"lanes":16},
+  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"price":{"usd":1600,"kind":"msrp","source":"t"},"sources":["t"]},
+ {"id":"big","vendor":"nvidia","name":"Big","segment":"datacenter","arch_family":"hopper","memory_bytes":85899345920,
+  "memory_bandwidth_gbps":3350,"tflops":{"bf16":990,"fp16":990,"fp8":1979},"tdp_watts":700,"pcie":{"gen":5,"lanes":16},
+  "form_factor":"SXM5","interconnect":{"type":"nvlink","bandwidth_gbps":900,"max_gpus":8},
+  "price":{"usd":30000,"kind":"street-estimate","source":"t"},"ecc":true,"sources":["t"]},
+ {"id":"old","vendor":"nvidia","name":"Old","segment":"datacenter","arch_family":"turing","memory_bytes":17179869184,
+  "memory_bandwidth_gbps":320,"tflops":{"fp16":65},"tdp_watts":70,"pcie":{"gen":3,"lanes":16},
+  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"sources":["t"]}]})";
+
+Workload make(const char* model, const char* method, const char* precision = "bf16") {
+    WorkloadRequest r;
+    r.model = model;
+    r.method = method;
+    r.precision = precision;
+    return resolve_workload(r, {});
+}
+
+bool fired(const Recommendation& r, const std::string& id) {
+    for (const auto& h : r.fired)
+        if (h.id == id) return true;
+    return false;
+}
+
+const Recommendation& find(const std::vector<Recommendation>& recs, const std::string& id) {
+    for (const auto& r : recs)
+        if (r.gpu->id == id) return r;
+    FAIL("no " << id);
+    return recs.front();
+}
+
+}  // namespace
+
+TEST_CASE("ranking puts fitting plans first, picks the smallest plan that fits, and is deterministic") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    const Workload w = make("8B", "inference");  // 16 GB of bf16 weights
+    const auto recs = rank(w, c, {});
+    REQUIRE(recs.size() == 4);
+    CHECK(find(recs, "mid").count == 1);
+    CHECK(find(recs, "big").count == 1);
+    CHECK(find(recs, "small").count == 4);  // 3 x 8 GiB is not a power-of-two plan; 4 over PCIe fits
+    CHECK(find(recs, "small").strategy == Parallel::Pp);
+    CHECK_FALSE(find(recs, "old").fits);  // Turing: no bf16
+    CHECK(fired(find(recs, "old"), "precision-bf16"));
+    bool seen_miss = false;
+    for (const auto& r : recs) {
+        if (!r.fits) seen_miss = true;
+        else CHECK_FALSE(seen_miss);
+    }
+    for (std::size_t i = 1; i < recs.size(); ++i)
+        if (recs[i].fits && recs[i - 1].fits) CHECK(recs[i - 1].score >= recs[i].score);
+    const auto again = rank(w, c, {});
+    for (std::size_t i = 0; i < recs.size(); ++i) CHECK(again[i].gpu->id == recs[i].gpu->id);
+}
+
+TEST_CASE("rank-by changes the order for the right reason") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    const Workload w = make("8B", "inference");
+    RankOptions speed;
+    speed.rank_by = RankBy::Speed;
+    CHECK(rank(w, c, speed).front().gpu->id == "big");
+    RankOptions memory;
+    memory.rank_by = RankBy::Memory;
+    CHECK(rank(w, c, memory).front().gpu->id == "big");
+    RankOptions cost;
+    cost.rank_by = RankBy::Cost;
+    const auto by_cost = rank(w, c, cost);
+    CHECK(by_cost.front().gpu->id != "big");
+}
+
+TEST_CASE("an interconnect domain bounds the plan size") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    const Workload w = make("8B", "inference");
+    RankOptions sixteen;
+    sixteen.fixed_gpus = 16;
+    const Recommendation r = evaluate_plan(w, c.gpus[2], 16, sixteen);  // big: NVLink domain of 8, SXM
+    CHECK(fired(r, "interconnect-domain"));
+    CHECK_FALSE(r.fits);
+    const Recommendation ok = evaluate_plan(w, c.gpus[2], 8, sixteen);
+    CHECK_FALSE(fired(ok, "interconnect-domain"));
+}
+
+TEST_CASE("rules fire with their numbers and stay quiet otherwise") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    const Gpu& small = c.gpus[0];
+    const Gpu& mid = c.gpus[1];
+    const Gpu& big = c.gpus[2];
+    RankOptions o;
+    // memory-fit: 8B bf16 inference does not fit 8 GiB, does fit 80 GiB.
+    const Recommendation miss = evaluate_plan(make("8B", "inference"), small, 1, o);
+    REQUIRE(fired(miss, "memory-fit"));
+    CHECK(miss.reasons.front().find("GiB per GPU, card has 8.0 GiB usable") != std::string::npos);
+    CHECK_FALSE(fired(evaluate_plan(make("8B", "inference"), big, 1, o), "memory-fit"));
+    // pcie-x8 with gradient checkpointing (training) on the x8 card, not on x16.
+    CHECK(fired(evaluate_plan(make("1B", "qlora"), small, 1, o), "pcie-x8"));
+    CHECK_FALSE(fired(evaluate_plan(make("1B", "qlora"), mid, 1, o), "pcie-x8"));
+    // prefer-bf16 tip for fp16 training on a bf16 card.
+    CHECK(fired(evaluate_plan(make("1B", "lora", "fp16"), mid, 1, o), "prefer-bf16"));
+    CHECK_FALSE(fired(evaluate_plan(make("1B", "lora", "bf16"), mid, 1, o), "prefer-bf16"));
+    // pcie-allreduce: full fine-tune of 13B across PCIe cards, not over NVLink.
+    RankOptions four;
+    four.fixed_gpus = 4;
+    CHECK(fired(evaluate_plan(make("13B", "full"), mid, 4, four), "pcie-allreduce"));
+    CHECK_FALSE(fired(evaluate_plan(make("13B", "full"), big, 4, four), "pcie-allreduce"));
+    // no-ecc-serving for a consumer card without ECC info is not asserted; "big" has ECC.
+    CHECK_FALSE(fired(evaluate_plan(make("1B", "inference"), big, 1, o), "no-ecc-serving"));
+    // budget
+    RankOptions budget;
+    budget.budget_usd = 1000;
+    CHECK(fired(evaluate_plan(make("1B", "inference"), big, 1, budget), "budget"));
+    CHECK_FALSE(fired(evaluate_plan(make("1B", "inference"), small, 1, budget), "budget"));
+    // fp8 weights need an FP8 path
+    WorkloadRequest fp8;
+    fp8.model = "1B";
+    fp8.quant = "fp8";
+    CHECK(fired(evaluate_plan(resolve_workload(fp8, {}), mid, 1, o), "precision-fp8"));  // no fp8 figure
+    CHECK_FALSE(fired(evaluate_plan(resolve_workload(fp8, {}), big, 1, o), "precision-fp8"));
+}
+
+TEST_CASE("Windows reserves display memory") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    CHECK(usable_memory(c.gpus[1], Os::Windows) == c.gpus[1].memory_bytes - kGiB - kGiB / 2);
+    CHECK(usable_memory(c.gpus[1], Os::Linux) == c.gpus[1].memory_bytes);
+}
