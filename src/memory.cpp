@@ -83,7 +83,9 @@ double lora_params(const Workload& w) {
     const double moe_mlp = a.is_moe() ? mlp(moe_i, static_cast<double>(a.experts)) +
                                             (a.shared_intermediate > 0 ? mlp(static_cast<double>(a.shared_intermediate), 1) : 0)
                                       : 0.0;
-    return per_layer_attn * static_cast<double>(a.total_layers()) + mlp(dense_i, 1) * dense_layers + moe_mlp * moe_layers;
+    const double head = targets(w, LoraTarget::LmHead) ? r * (h + static_cast<double>(a.vocab)) : 0.0;
+    return per_layer_attn * static_cast<double>(a.total_layers()) + mlp(dense_i, 1) * dense_layers + moe_mlp * moe_layers +
+           head;
 }
 
 // Bytes one token leaves saved for backward in one layer (Korthikanti et al.
@@ -99,13 +101,16 @@ double saved_bytes_per_token_layer(const Workload& w, std::int64_t seq) {
     const double kv = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.kv_dim());
     const double i = ffn_width(a);
     const bool full = w.method == Method::Full;
+    // Quantised frozen linears (bitsandbytes, GPTQ/AWQ autograd functions)
+    // save their input for backward like trainable ones do.
+    const bool saves_inputs = full || w.quant != Quant::None;
     double bytes = 4.0 * h * static_cast<double>(std::max<std::int64_t>(a.norms_per_layer, 2));
     bytes += act * (q + 2 * kv + q);
     if (!w.flash_attn) bytes += (act + 4.0) * static_cast<double>(a.heads) * static_cast<double>(seq);
     bytes += act * i * (a.mlp == MlpKind::Gated ? 3.0 : 1.0);
-    const bool attn_in = full || targets(w, LoraTarget::Q) || targets(w, LoraTarget::K) || targets(w, LoraTarget::V);
-    const bool mlp_in = full || targets(w, LoraTarget::Gate) || targets(w, LoraTarget::Up);
-    const bool down_in = full || targets(w, LoraTarget::Down);
+    const bool attn_in = saves_inputs || targets(w, LoraTarget::Q) || targets(w, LoraTarget::K) || targets(w, LoraTarget::V);
+    const bool mlp_in = saves_inputs || targets(w, LoraTarget::Gate) || targets(w, LoraTarget::Up);
+    const bool down_in = saves_inputs || targets(w, LoraTarget::Down);
     if (attn_in) bytes += act * h;
     if (mlp_in) bytes += act * h;
     if (down_in) bytes += act * i;
@@ -168,7 +173,7 @@ MemoryEstimate estimate_memory(const Workload& w) {
     const double train_dtype = (w.precision == Precision::Fp32 || amp) ? 4.0 : act;
 
     double weights = 0, adapters = 0, grads = 0, optimizer = 0, activations = 0, logits = 0, kv = 0, workspace = 0;
-    double trainable = 0;
+    double trainable = 0, paged = 0;
     const double non_linear = p.embedding + p.lm_head + p.other;
     const double largest_matrix = std::max({h * ffn_width(a) / std::max<double>(1, static_cast<double>(a.experts_per_token)),
                                             h * static_cast<double>(a.q_dim()), vocab * h});
@@ -177,6 +182,10 @@ MemoryEstimate estimate_memory(const Workload& w) {
         trainable = p.total();
         weights = trainable * train_dtype;
         if (amp) workspace += trainable * act;  // autocast's 16-bit weight copies, held until backward
+    } else if (!training && w.mixed == MixedPrecision::Amp) {
+        // Inference under autocast: fp32 weights plus their 16-bit copies.
+        weights = p.total() * 4.0;
+        workspace += p.total() * act;
     } else {
         weights = p.block_linear * weight_bytes_per_param(w.quant, w.precision, w.double_quant) + non_linear * act;
         if (w.quant != Quant::None) workspace += h * ffn_width(a) * act;  // one dequantised matrix at a time
@@ -188,14 +197,20 @@ MemoryEstimate estimate_memory(const Workload& w) {
     if (training) {
         grads = w.optimizer_in_backward ? std::min(trainable, largest_matrix) * train_dtype : trainable * train_dtype;
         optimizer = optimizer_state_bytes(w.optimizer, train_dtype, trainable, h);
+        if (w.optimizer == Optimizer::PagedAdamW8bit || w.optimizer == Optimizer::PagedAdamW32bit) {
+            paged = optimizer;
+            optimizer = 0;
+        }
         const double layers = static_cast<double>(a.total_layers());
         const double per_layer = saved_bytes_per_token_layer(w, w.seq) * b * s;
         // Checkpointing keeps each layer's input and recomputes one layer at a
         // time during backward.
         activations = w.grad_ckpt ? layers * b * s * h * act + per_layer : layers * per_layer;
         // Logits in the compute dtype, their fp32 log-softmax for the loss and
-        // its fp32 gradient.
-        logits = a.encoder_only ? 0.0 : b * s * vocab * (act + 8.0);
+        // its fp32 gradient; a chunked loss upcasts one chunk at a time, so
+        // only the 16-bit logits remain (torchtune measured 8.1 GiB saved for
+        // 1.05e9 logits, about 8 bytes each).
+        logits = a.encoder_only ? 0.0 : b * s * vocab * (w.chunked_loss ? act : act + 8.0);
     } else {
         const double kv_b = kv_dtype_bytes(w.kv_dtype);
         const double ctx = static_cast<double>(w.seq);
@@ -271,6 +286,11 @@ MemoryEstimate estimate_memory(const Workload& w) {
     MemoryEstimate e;
     e.estimator = "component";
     e.trainable_params = to_bytes(trainable);
+    e.paged_optimizer_bytes = to_bytes(paged / (w.gpus > 1 && (w.parallel == Parallel::Zero2 || w.parallel == Parallel::Zero3 ||
+                                                               w.parallel == Parallel::Fsdp || w.parallel == Parallel::Tp ||
+                                                               w.parallel == Parallel::Pp)
+                                                    ? n
+                                                    : 1.0));
     e.components = {{"weights_bytes", to_bytes(weights)},
                     {"adapters_bytes", to_bytes(adapters)},
                     {"gradients_bytes", to_bytes(grads)},
@@ -289,7 +309,9 @@ MemoryEstimate estimate_memory(const Workload& w) {
     if (a.sliding_window > 0 && !training)
         e.notes.push_back("KV cache counted for the whole context; a sliding-window cache would hold less");
     if (w.optimizer == Optimizer::PagedAdamW8bit || w.optimizer == Optimizer::PagedAdamW32bit)
-        e.notes.push_back("paged optimizer state counted on the GPU; under pressure it pages to host memory");
+        e.notes.push_back(fmt::format("paged optimizer state ({}) lives in unified memory and pages to the host under "
+                                      "pressure; it is not counted in what must fit",
+                                      format_gib(e.paged_optimizer_bytes)));
     return e;
 }
 

@@ -85,6 +85,7 @@ ojson workload_json(const Workload& w) {
         j["optimizer"] = to_string(w.optimizer);
         j["optimizer_in_backward"] = w.optimizer_in_backward;
         j["grad_ckpt"] = w.grad_ckpt;
+        j["chunked_loss"] = w.chunked_loss;
     }
     if (w.uses_lora()) {
         j["lora_rank"] = w.lora_rank;
@@ -109,6 +110,7 @@ ojson memory_json(const MemoryEstimate& m) {
     for (const auto& c : m.components) components[c.name] = c.bytes;
     j["components"] = components;
     j["trainable_params"] = m.trainable_params;
+    j["paged_optimizer_bytes"] = m.paged_optimizer_bytes;
     j["notes"] = m.notes;
     return j;
 }
@@ -229,6 +231,8 @@ std::string workload_text(const Workload& w) {
                            to_string(w.kv_dtype));
     }
     if (w.uses_lora()) out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));
+    if (w.chunked_loss) out += "  loss       chunked cross-entropy\n";
+    if (!w.trains() && w.mixed == MixedPrecision::Amp) out += "  weights    fp32 with 16-bit autocast copies\n";
     if (w.gpus > 1) out += fmt::format("  gpus       {} ({})\n", w.gpus, to_string(w.parallel));
     for (std::size_t i = 0; i < w.assumed.size(); ++i)
         out += fmt::format("  {}{}\n", i == 0 ? "assumed    " : "           ", w.assumed[i]);

@@ -54,13 +54,14 @@ constexpr Table<Parallel, 7> kParallels{{{Parallel::None, "none"},
                                          {Parallel::Tp, "tp"},
                                          {Parallel::Pp, "pp"}}};
 constexpr Table<Estimator, 2> kEstimators{{{Estimator::Component, "component"}, {Estimator::Doc, "doc"}}};
-constexpr Table<LoraTarget, 7> kLoraTargets{{{LoraTarget::Q, "q"},
+constexpr Table<LoraTarget, 8> kLoraTargets{{{LoraTarget::Q, "q"},
                                              {LoraTarget::K, "k"},
                                              {LoraTarget::V, "v"},
                                              {LoraTarget::O, "o"},
                                              {LoraTarget::Gate, "gate"},
                                              {LoraTarget::Up, "up"},
-                                             {LoraTarget::Down, "down"}}};
+                                             {LoraTarget::Down, "down"},
+                                             {LoraTarget::LmHead, "lm_head"}}};
 
 template <typename E, std::size_t N>
 std::string name_of(const Table<E, N>& table, E value) {
@@ -86,20 +87,29 @@ E parse_enum(const Table<E, N>& table, std::string_view text, std::string_view f
 
 std::vector<LoraTarget> parse_lora_targets(std::string_view text) {
     std::vector<LoraTarget> out;
-    const std::string key = normalize_name(text);
-    if (key == "alllinear" || key == "all") return {LoraTarget::Q,    LoraTarget::K,  LoraTarget::V,   LoraTarget::O,
-                                                    LoraTarget::Gate, LoraTarget::Up, LoraTarget::Down};
+    const auto add = [&out](LoraTarget t) {
+        if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    };
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
         std::string item(text.substr(start, comma - start));
+        start = comma + 1;
         // Accept Hugging Face module names too: q_proj, gate_proj, ...
         if (const auto p = item.find("_proj"); p != std::string::npos) item.erase(p);
         if (item.empty())
             throw InputError(fmt::format("--lora-targets '{}' has an empty entry; use e.g. q,v or all-linear", text));
-        const LoraTarget t = parse_enum(kLoraTargets, item, "--lora-targets module");
-        if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
-        start = comma + 1;
+        const std::string key = normalize_name(item);
+        if (key == "alllinear" || key == "all") {
+            // PEFT's all-linear: every linear layer of the blocks, not the output head.
+            for (const auto t : {LoraTarget::Q, LoraTarget::K, LoraTarget::V, LoraTarget::O, LoraTarget::Gate,
+                                 LoraTarget::Up, LoraTarget::Down})
+                add(t);
+        } else if (key == "mlp") {
+            for (const auto t : {LoraTarget::Gate, LoraTarget::Up, LoraTarget::Down}) add(t);
+        } else {
+            add(parse_enum(kLoraTargets, item, "--lora-targets module"));
+        }
     }
     return out;
 }
@@ -232,7 +242,7 @@ Workload resolve_workload(const WorkloadRequest& r, const std::vector<ModelPrese
         if (given && !training)
             throw InputError(fmt::format("{} applies to training; add --method full, lora or qlora", flag));
     };
-    training_only(r.mixed.has_value(), "--mixed-precision");
+    training_only(r.chunked_loss.has_value(), "--chunked-loss");
     training_only(r.optimizer.has_value(), "--optimizer");
     training_only(r.grad_ckpt.has_value(), "--grad-ckpt");
     training_only(r.optimizer_in_backward.has_value(), "--optimizer-in-backward");
@@ -253,6 +263,7 @@ Workload resolve_workload(const WorkloadRequest& r, const std::vector<ModelPrese
             assume(qlora ? "optimizer=paged-adamw-32bit (document §4 QLoRA recipe)" : "optimizer=adamw");
         }
         w.optimizer_in_backward = r.optimizer_in_backward.value_or(false);
+        w.chunked_loss = r.chunked_loss.value_or(false);
         w.grad_ckpt = r.grad_ckpt.value_or(true);
         if (!r.grad_ckpt) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
     }
@@ -310,6 +321,16 @@ Workload resolve_workload(const WorkloadRequest& r, const std::vector<ModelPrese
         if (!r.lora_targets) assume("lora-targets=q,v (document §4: q_proj, v_proj)");
     }
 
+    if (!training && r.mixed) {
+        // Inference under autocast keeps fp32 weights and computes in 16-bit
+        // (litgpt's default bf16-mixed).
+        w.mixed = parse_enum(kMixed, *r.mixed, "--mixed-precision");
+        if (w.mixed == MixedPrecision::Amp && (w.quant != Quant::None || w.precision == Precision::Fp32))
+            throw InputError("--mixed-precision amp for inference means fp32 weights with 16-bit compute; use it with "
+                             "--precision bf16 or fp16 and no --quant");
+    } else if (!training) {
+        w.mixed = MixedPrecision::Pure;
+    }
     if (!training) {
         if (r.kv_dtype) {
             w.kv_dtype = parse_enum(kKvDtypes, *r.kv_dtype, "--kv-dtype");

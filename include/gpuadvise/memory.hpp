@@ -22,6 +22,10 @@ struct MemoryEstimate {
     std::uint64_t per_gpu_bytes = 0;          // what must fit on one card
     std::uint64_t total_bytes = 0;            // all GPUs of the plan together
     std::uint64_t trainable_params = 0;
+    // Paged optimizer state (bitsandbytes paged optimizers) lives in CUDA
+    // unified memory: it pages out to the host under pressure, so it is not
+    // part of what must fit, nor of what the allocator reports.
+    std::uint64_t paged_optimizer_bytes = 0;
     std::string estimator;
     std::vector<std::string> notes;  // what the estimate leaves out or assumes
 

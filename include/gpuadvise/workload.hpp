@@ -41,7 +41,7 @@ const std::vector<std::string>& parallel_choices();
 bool is_training(Method m);
 
 // LoRA target modules of a decoder block.
-enum class LoraTarget { Q, K, V, O, Gate, Up, Down };
+enum class LoraTarget { Q, K, V, O, Gate, Up, Down, LmHead };
 std::string to_string(LoraTarget);
 
 struct Model {
@@ -66,6 +66,7 @@ struct Workload {
     std::int64_t prompt = 0;  // inference only
     std::int64_t gen = 0;     // inference only
     bool grad_ckpt = false;
+    bool chunked_loss = false;  // cross-entropy over chunks of the logits (torchtune, litgpt)
     bool flash_attn = true;
     std::int64_t lora_rank = 0;
     std::vector<LoraTarget> lora_targets;
@@ -88,7 +89,7 @@ struct WorkloadRequest {
     std::string hf_config_source = "config.json";
     std::optional<std::string> method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator;
     std::optional<std::string> batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
-    std::optional<bool> grad_ckpt, flash_attn, double_quant, optimizer_in_backward;
+    std::optional<bool> grad_ckpt, flash_attn, double_quant, optimizer_in_backward, chunked_loss;
 };
 
 // Parses and checks every field; throws InputError naming the flag.

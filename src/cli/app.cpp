@@ -66,7 +66,7 @@ struct WorkloadFlags {
     std::string batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
     std::vector<CLI::Option*> options;
     CLI::Option *grad_ckpt = nullptr, *no_grad_ckpt = nullptr, *flash = nullptr, *no_flash = nullptr;
-    CLI::Option *dq = nullptr, *no_dq = nullptr, *oib = nullptr;
+    CLI::Option *dq = nullptr, *no_dq = nullptr, *oib = nullptr, *chunked = nullptr;
 
     void add(CLI::App& app) {
         const auto opt = [&](const char* name, std::string& target, const char* help) {
@@ -80,7 +80,8 @@ struct WorkloadFlags {
         opt("--quant", quant,
             "Weight format: none | int8 | int4 | nf4 | fp4 | gptq-int4 | gptq-int8 | awq-int4 | fp8  [default: none; "
             "nf4 for qlora, document §4]");
-        opt("--mixed-precision", mixed, "Training: amp (fp32 master weights) | pure (all 16-bit)  [default: amp]");
+        opt("--mixed-precision", mixed, "amp (fp32 master weights, 16-bit compute) | pure (all 16-bit)  [default: amp for "
+                                        "training, pure for inference]");
         opt("--optimizer", optimizer,
             "adamw | adamw-8bit | paged-adamw-8bit | paged-adamw-32bit | sgd | sgd-momentum | adafactor | lion  "
             "[default: adamw; paged-adamw-32bit for qlora, document §4]");
@@ -92,7 +93,7 @@ struct WorkloadFlags {
         opt("--prompt", prompt, "Inference prompt tokens  [default: --seq minus --gen]");
         opt("--gen", gen, "Inference generated tokens  [default: min(512, seq/4)]");
         opt("--lora-rank", lora_rank, "LoRA rank  [default: 64, document §4]");
-        opt("--lora-targets", lora_targets, "LoRA modules: q,v | all-linear | a list of q,k,v,o,gate,up,down  [default: q,v, "
+        opt("--lora-targets", lora_targets, "LoRA modules: q,v | all-linear | a list of q,k,v,o,gate,up,down,mlp,lm_head  [default: q,v, "
                                             "document §4]");
         opt("--gpus", gpus, "GPUs in the plan  [default: 1 for estimate; 1, 2, 4, 8 tried when ranking]");
         opt("--parallel", parallel, "Multi-GPU strategy: ddp | fsdp | zero2 | zero3 | tp | pp  [default: fsdp for "
@@ -106,6 +107,8 @@ struct WorkloadFlags {
         dq = app.add_flag("--double-quant")->description("Double quantisation of nf4/fp4 scales  [default: on for qlora]");
         no_dq = app.add_flag("--no-double-quant")->description("No double quantisation");
         oib = app.add_flag("--optimizer-in-backward")->description("Fuse the optimizer step into backward (no full gradient buffer)");
+        chunked = app.add_flag("--chunked-loss")->description(
+            "Cross-entropy over chunks of the logits (torchtune CEWithChunkedOutputLoss): ~8 bytes less per logit  [default: off]");
         grad_ckpt->excludes(no_grad_ckpt);
         flash->excludes(no_flash);
         dq->excludes(no_dq);
@@ -145,6 +148,7 @@ struct WorkloadFlags {
         r.flash_attn = pair(flash, no_flash);
         r.double_quant = pair(dq, no_dq);
         if (oib->count() > 0) r.optimizer_in_backward = true;
+        if (chunked->count() > 0) r.chunked_loss = true;
         return r;
     }
 };

@@ -1,0 +1,283 @@
+// bench/accuracy: replays every row of the measured ground truth through the
+// estimators, via the same path as the CLI (a WorkloadRequest whose model is a
+// config.json built from the row or its preset), and prints the error
+// distribution as Markdown. Usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "csv.hpp"
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/memory.hpp"
+#include "gpuadvise/model.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/workload.hpp"
+
+using namespace gpuadvise;
+using bench::Row;
+using nlohmann::json;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw std::runtime_error("cannot read " + path);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+bool starts_with(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 0; }
+
+// The row's model as a config.json: the preset's real config when the row
+// names a preset with the same shape, else one written from the row's
+// architecture columns. litgpt materialises an untied lm_head for tied
+// checkpoints (ground-truth README), so its rows are replayed untied.
+std::optional<std::string> model_config(const Row& r, const json& models_json, const std::vector<ModelPreset>& presets,
+                                        std::string* why) {
+    if (r.at("layers").empty() || r.at("hidden").empty()) {
+        *why = "not a transformer language model (no architecture columns)";
+        return std::nullopt;
+    }
+    const bool litgpt = starts_with(r.at("source"), "Lightning-AI/litgpt");
+    json config;
+    const ModelPreset* p = find_preset(presets, r.at("model"));
+    if (p && std::to_string(p->arch.hidden) == r.at("hidden") &&
+        std::to_string(p->arch.layers) == r.at("layers")) {
+        for (const auto& m : models_json["models"])
+            if (m["id"] == p->id) config = m["config"];
+    }
+    if (config.is_null()) {
+        const std::string type = r.at("model_type");
+        config["model_type"] = type;
+        config["num_hidden_layers"] = std::stoll(r.at("layers"));
+        config["hidden_size"] = std::stoll(r.at("hidden"));
+        const long long inter = std::stoll(r.at("intermediate"));
+        config["intermediate_size"] = type == "qwen" ? 2 * inter : inter;  // Qwen-1 stores both branches
+        config["num_attention_heads"] = std::stoll(r.at("heads"));
+        config["num_key_value_heads"] = std::stoll(r.at("kv_heads"));
+        config["vocab_size"] = std::stoll(r.at("vocab"));
+        config["tie_word_embeddings"] = r.at("tied_embeddings") == "1";
+        if (!r.at("moe_experts").empty() && r.at("moe_experts") != "0") {
+            config["num_local_experts"] = std::stoll(r.at("moe_experts"));
+            config["num_experts_per_tok"] = std::stoll(r.at("moe_active_experts"));
+            config["moe_intermediate_size"] = inter;
+        }
+    }
+    if (litgpt) {
+        if (config.contains("text_config")) config["text_config"]["tie_word_embeddings"] = false;
+        config["tie_word_embeddings"] = false;
+    }
+    return config.dump();
+}
+
+struct Replay {
+    std::optional<WorkloadRequest> request;
+    std::string skip;
+};
+
+Replay replay_request(const Row& r, const json& models_json, const std::vector<ModelPreset>& presets) {
+    Replay out;
+    const std::string method = r.at("method");
+    const std::string format = r.at("weight_format");
+    const std::string parallel = r.at("parallelism");
+    if (method == "adapter") return {std::nullopt, "LLaMA-Adapter is not a modelled method"};
+    if (parallel == "zero3-offload") return {std::nullopt, "CPU offload of parameters and optimizer is not modelled"};
+    if (r.count("activation_offload") && r.at("activation_offload") == "1")
+        return {std::nullopt, "activation offloading to CPU is not modelled"};
+    if (r.at("lora_targets").find("full:") != std::string::npos)
+        return {std::nullopt, "embeddings trained fully next to LoRA is not modelled"};
+    std::string why;
+    const auto config = model_config(r, models_json, presets, &why);
+    if (!config) return {std::nullopt, why};
+
+    WorkloadRequest q;
+    q.hf_config_text = *config;
+    q.hf_config_source = r.at("id");
+    q.method = method == "pretrain" ? "full" : method;
+    const std::string compute = r.at("compute_dtype");
+    q.precision = compute.empty() ? "bf16" : compute;
+    const bool training = method != "inference";
+    // Weight format: the quantised base, or the storage dtype of a 16-bit/32-bit model.
+    static const std::map<std::string, std::string> quant{{"nf4", "nf4"},          {"int8", "int8"},
+                                                          {"gptq-int4", "gptq-int4"}, {"gptq-int8", "gptq-int8"},
+                                                          {"awq-int4", "awq-int4"},   {"other:fp8", "fp8"},
+                                                          {"other:bnb-fp4", "fp4"}};
+    if (const auto it = quant.find(format); it != quant.end()) {
+        q.quant = it->second;
+        if (it->second == "nf4" || it->second == "fp4")
+            q.double_quant = r.at("notes").find("-dq") != std::string::npos ||
+                             r.at("notes").find("double quant") != std::string::npos;
+    } else if (starts_with(format, "other:")) {
+        return {std::nullopt, "weight format " + format + " is not modelled"};
+    } else if (!training) {
+        q.precision = format;  // inference stores and computes in the checkpoint dtype
+        if (format == "fp32" && (compute == "bf16" || compute == "fp16")) {
+            q.precision = compute;  // fp32 weights under 16-bit autocast
+            q.mixed = "amp";
+        }
+    } else if (format == "fp32" && r.at("mixed_precision") == "amp" && (method == "lora" || method == "qlora")) {
+        return {std::nullopt, "a LoRA base stored in fp32 under autocast (litgpt bf16-mixed) is not modelled"};
+    }
+    if (training) {
+        const std::string mp = r.at("mixed_precision");
+        if (mp == "true16") q.mixed = "pure";
+        else if (mp == "amp") q.mixed = "amp";
+        else if (mp == "fp32") q.precision = "fp32";
+        const std::string opt = r.at("optimizer");
+        if (!opt.empty() && opt != "none") q.optimizer = opt;
+        if (r.at("optimizer_in_backward") == "1") q.optimizer_in_backward = true;
+        q.grad_ckpt = r.at("grad_ckpt") == "1";
+        q.seq = r.at("seq_len");
+        if (r.at("notes").find("CEWithChunkedOutputLoss") != std::string::npos) q.chunked_loss = true;
+    } else {
+        const std::string prompt = r.at("prompt_len"), gen = r.at("gen_len"), seq = r.at("seq_len");
+        if (!prompt.empty() && prompt != "0") {
+            q.prompt = prompt;
+            q.gen = gen.empty() || gen == "0" ? "1" : gen;
+        } else {
+            // Prompt not stated: seq = gen is a lower bound (ground-truth README).
+            const long long total = std::stoll(seq);
+            q.prompt = "1";
+            q.gen = std::to_string(std::max(1LL, total - 1));
+        }
+        if (r.count("kv_cache_dtype") && !r.at("kv_cache_dtype").empty()) q.kv_dtype = r.at("kv_cache_dtype");
+    }
+    if (r.at("flash_attn") == "0") q.flash_attn = false;
+    if (r.at("flash_attn") == "1") q.flash_attn = true;
+    q.batch = r.at("batch").empty() ? "1" : r.at("batch");
+    if (method == "lora" || method == "qlora") {
+        q.lora_rank = r.at("lora_rank");
+        q.lora_targets = r.at("lora_targets");
+    }
+    const std::string gpus = r.at("num_gpus").empty() ? "1" : r.at("num_gpus");
+    q.gpus = gpus;
+    static const std::map<std::string, std::string> strategies{{"ddp", "ddp"},   {"fsdp", "fsdp"}, {"zero2", "zero2"},
+                                                               {"zero3", "zero3"}, {"device-map-pipeline", "pp"},
+                                                               {"tensor-parallel", "tp"}};
+    if (const auto it = strategies.find(parallel); it != strategies.end()) q.parallel = it->second;
+    out.request = q;
+    return out;
+}
+
+struct Sample {
+    std::string id, method, inputs;
+    double measured = 0, component = 0, doc = 0, weights_only = 0;
+    double err(double estimate) const { return (estimate - measured) / measured; }
+};
+
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return NAN;
+    std::sort(v.begin(), v.end());
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = static_cast<std::size_t>(std::ceil(pos));
+    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+std::string pct(double x) { return std::isnan(x) ? "-" : fmt::format("{:.1f} %", 100.0 * x); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::cerr << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON\n";
+        return 2;
+    }
+    const std::string dir = argv[1];
+    const std::string models_text = read_file(argv[2]);
+    const json models_json = json::parse(models_text);
+    const auto presets = parse_model_presets(models_text, "data/models.json");
+    const auto rows = bench::parse_csv(read_file(dir + "/memory_visible.csv"));
+
+    std::vector<Sample> samples;
+    std::vector<std::pair<std::string, std::string>> skipped;
+    for (const Row& r : rows) {
+        const Replay replay = replay_request(r, models_json, presets);
+        if (!replay.request) {
+            skipped.emplace_back(r.at("id"), replay.skip);
+            continue;
+        }
+        Workload w;
+        try {
+            w = resolve_workload(*replay.request, presets);
+        } catch (const InputError& e) {
+            skipped.emplace_back(r.at("id"), std::string("workload not representable: ") + e.what());
+            continue;
+        }
+        Workload doc_w = w;
+        doc_w.estimator = Estimator::Doc;
+        const MemoryEstimate m = estimate_memory(w);
+        const MemoryEstimate d = estimate_memory_doc(doc_w);
+        const bool nvml = r.at("metric") == "nvml_total";
+        const double scale = r.at("scope") == "total_all_gpus" ? static_cast<double>(w.gpus) : 1.0;
+        Sample s;
+        s.id = r.at("id");
+        s.method = w.method == Method::Inference ? "inference" : to_string(w.method);
+        s.measured = std::stod(r.at("measured_bytes"));
+        s.component = static_cast<double>(nvml ? m.per_gpu_bytes : m.allocated_bytes) * scale;
+        s.doc = static_cast<double>(d.per_gpu_bytes) * scale;
+        const bool shards = w.parallel != Parallel::None && w.parallel != Parallel::Ddp && w.parallel != Parallel::Zero2;
+        s.weights_only = static_cast<double>(w.model.params) * weight_bytes_per_param(w.quant, w.precision, w.double_quant) /
+                         (shards ? static_cast<double>(w.gpus) : 1.0) * scale;
+        s.inputs = fmt::format("{} {} {} b{} s{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
+                               w.batch, w.seq, w.trains() && w.grad_ckpt ? " ckpt" : "",
+                               w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "",
+                               w.gpus, to_string(w.parallel), r.at("metric"));
+        samples.push_back(s);
+    }
+
+    std::cout << "# Accuracy of the memory estimate\n\n"
+              << "Made by `cmake --build build --target accuracy` (bench/accuracy.cpp) from "
+              << "`bench/data/memory_visible.csv` (measured peaks from public sources; see bench/data/README.md).\n"
+              << "Each row is replayed through the same path as the CLI. The estimate compared is "
+              << "`allocated_bytes` for rows measured as max_allocated / max_reserved / unknown, and "
+              << "`per_gpu_bytes` for nvml_total rows; totals over all GPUs are compared as totals. "
+              << "Error = (estimate - measured) / measured; APE = |error|.\n\n";
+    std::cout << fmt::format("Rows: {} replayed, {} skipped (listed below with the reason).\n\n", samples.size(), skipped.size());
+    std::cout << "| method | rows | component median APE | component p90 APE | component median error | doc median APE | doc p90 APE | weights-only median APE | weights-only p90 APE |\n"
+              << "|---|---|---|---|---|---|---|---|---|\n";
+    for (const std::string method : {"inference", "lora", "qlora", "full", "all"}) {
+        std::vector<double> c, cs, d, wo;
+        for (const auto& s : samples) {
+            if (method != "all" && s.method != method) continue;
+            c.push_back(std::fabs(s.err(s.component)));
+            cs.push_back(s.err(s.component));
+            d.push_back(std::fabs(s.err(s.doc)));
+            wo.push_back(std::fabs(s.err(s.weights_only)));
+        }
+        std::cout << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", method, c.size(), pct(quantile(c, 0.5)),
+                                 pct(quantile(c, 0.9)), pct(quantile(cs, 0.5)), pct(quantile(d, 0.5)), pct(quantile(d, 0.9)),
+                                 pct(quantile(wo, 0.5)), pct(quantile(wo, 0.9)));
+    }
+    for (const std::string method : {"inference", "lora", "qlora", "full"}) {
+        std::vector<const Sample*> worst;
+        for (const auto& s : samples)
+            if (s.method == method) worst.push_back(&s);
+        std::sort(worst.begin(), worst.end(), [](const Sample* a, const Sample* b) {
+            return std::fabs(a->err(a->component)) > std::fabs(b->err(b->component));
+        });
+        if (worst.size() > 5) worst.resize(5);
+        std::cout << fmt::format("\n## Worst five rows: {}\n\n| id | inputs | measured GiB | component GiB | error |\n|---|---|---|---|---|\n",
+                                 method);
+        for (const Sample* s : worst)
+            std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s->id, s->inputs, s->measured / (1 << 30),
+                                     s->component / (1 << 30), pct(s->err(s->component)));
+    }
+    std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
+    for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
+    if (argc > 3 && std::string(argv[3]) == "--all") {
+        std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error |\n|---|---|---|---|---|\n";
+        for (const auto& s : samples)
+            std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s.id, s.inputs, s.measured / (1 << 30),
+                                     s.component / (1 << 30), pct(s.err(s.component)));
+    }
+    return 0;
+}
