@@ -346,6 +346,15 @@ MemoryEstimate estimate_memory_doc(const Workload& w) {
 }
 
 MemoryEstimate estimate(const Workload& w) {
+    if (w.fixed_bytes) {
+        MemoryEstimate e;
+        e.estimator = "task";
+        e.components = {{"requirement_bytes", *w.fixed_bytes}};
+        e.allocated_bytes = e.per_gpu_bytes = *w.fixed_bytes;
+        e.total_bytes = *w.fixed_bytes * static_cast<std::uint64_t>(w.gpus);
+        e.notes.push_back("a fixed requirement from the task preset (document §6), not a modelled estimate");
+        return e;
+    }
     return w.estimator == Estimator::Doc ? estimate_memory_doc(w) : estimate_memory(w);
 }
 

@@ -41,6 +41,7 @@ std::optional<double> compute_tflops(const Gpu& gpu, const Workload& w) {
 
 Performance estimate_performance(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu) {
     Performance perf;
+    if (w.is_fixed()) return perf;  // no model to time
     const auto tflops = compute_tflops(gpu, w);
     const double n = static_cast<double>(w.gpus);
     const double active = static_cast<double>(w.model.active_params);

@@ -26,7 +26,7 @@ const std::vector<std::pair<RankBy, std::string>>& rank_by_table() {
 // not; tensor parallel for inference over a fast link or when heads divide,
 // pipeline over slow links.
 Parallel choose_strategy(const Workload& w, const Gpu& gpu, std::int64_t count, bool fits_one) {
-    if (count == 1) return Parallel::None;
+    if (count == 1 || w.is_fixed()) return Parallel::None;
     if (w.trains()) return fits_one ? Parallel::Ddp : Parallel::Fsdp;
     const bool heads_divide = w.model.arch.heads % count == 0;
     if (gpu.interconnect_type != "none" && heads_divide) return Parallel::Tp;
@@ -100,7 +100,9 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     for (const auto& warning : w.warnings) rec.warnings.push_back(warning);
 
     // Scores: higher is better for every --rank-by.
-    const double speed = rec.performance.tokens_per_s().value_or(0.0);
+    // A fixed requirement has no model to time; memory bandwidth stands in
+    // for speed, as in the document's own picks (§6).
+    const double speed = w.is_fixed() ? gpu.memory_bandwidth_gbps : rec.performance.tokens_per_s().value_or(0.0);
     const double price = gpu.price ? gpu.price->usd * static_cast<double>(count) : 0.0;
     const double watts = gpu.tdp_watts.value_or(0.0) * static_cast<double>(count);
     switch (options.rank_by) {
@@ -116,8 +118,9 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     if (rec.fits) {
         std::string why = fmt::format("fits with {:.1f} GiB headroom", static_cast<double>(rec.headroom_bytes) / kGiB);
         if (count > 1) why += fmt::format(" on {} GPUs ({})", count, to_string(rec.strategy));
-        if (speed > 0) why += fmt::format("; ~{:.0f} tok/s", speed);
-        if (options.rank_by == RankBy::Value && price > 0) why += fmt::format(", {:.1f} tok/s per $1k", rec.score / factor);
+        const char* unit = w.is_fixed() ? "GB/s" : "tok/s";
+        if (speed > 0) why += fmt::format("; ~{:.0f} {}", speed, unit);
+        if (options.rank_by == RankBy::Value && price > 0) why += fmt::format(", {:.1f} {} per $1k", rec.score / factor, unit);
         if (factor != 1.0) why += fmt::format(" (x{:.2f} ecosystem)", factor);
         rec.reasons.insert(rec.reasons.begin(), why);
     }
@@ -126,7 +129,9 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
 
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog, const RankOptions& options) {
     std::vector<std::int64_t> counts;
-    if (options.fixed_gpus) {
+    if (workload.is_fixed()) {
+        counts.push_back(1);  // a task preset's requirement is for one card
+    } else if (options.fixed_gpus) {
         counts.push_back(*options.fixed_gpus);
     } else {
         for (std::int64_t c = 1; c <= options.max_gpus; c *= 2) counts.push_back(c);

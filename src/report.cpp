@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "gpuadvise/build_sheet.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
@@ -54,6 +55,13 @@ std::string format_rate(const std::optional<double>& v) {
 ojson workload_json(const Workload& w) {
     const Architecture& a = w.model.arch;
     ojson j;
+    if (w.is_fixed()) {
+        j["task"] = w.model.name;
+        j["requirement_bytes"] = *w.fixed_bytes;
+        j["assumed"] = w.assumed;
+        j["warnings"] = w.warnings;
+        return j;
+    }
     j["model"] = w.model.name;
     j["model_origin"] = w.model.origin;
     j["params"] = w.model.params;
@@ -149,6 +157,13 @@ ojson recommendation_json(const Recommendation& r, std::size_t rank) {
     ojson fired = ojson::array();
     for (const auto& hit : r.fired) fired.push_back({{"id", hit.id}, {"kind", to_string(hit.kind)}, {"message", hit.message}});
     j["rules_fired"] = fired;
+    const BuildSheet b = build_sheet(g, r.count);
+    j["build_sheet"] = {{"system_watts", opt(b.system_watts)},
+                        {"psu_watts", opt(b.psu_watts)},
+                        {"power", b.power_note},
+                        {"pcie", {{"gen", opt(b.pcie_gen)}, {"lanes", opt(b.pcie_lanes)}, {"slots", b.slots}}},
+                        {"host_link", b.host_link_note},
+                        {"software", b.software}};
     return j;
 }
 
@@ -212,6 +227,11 @@ ojson recommend_json(const Workload& w, const MemoryEstimate& m, const std::vect
 std::string workload_text(const Workload& w) {
     const Architecture& a = w.model.arch;
     std::string out = "Workload\n";
+    if (w.is_fixed()) {
+        out += fmt::format("  task       {}\n", w.model.name);
+        for (const auto& x : w.assumed) out += fmt::format("  assumed    {}\n", x);
+        return out;
+    }
     out += fmt::format("  model      {} ({} parameters{})\n", w.model.name, format_count(w.model.params),
                        w.model.active_params != w.model.params
                            ? fmt::format(", {} active per token", format_count(w.model.active_params))
@@ -281,11 +301,11 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m, const std
     }
     if (shown > 0) {
         const Recommendation& best = recs.front();
-        if (!best.warnings.empty() || !best.tips.empty()) {
-            out += fmt::format("\nFor #1 {}:\n", best.gpu->id);
-            for (const auto& x : best.warnings) out += fmt::format("  warning: {}\n", x);
-            for (const auto& x : best.tips) out += fmt::format("  tip: {}\n", x);
-        }
+        const BuildSheet b = build_sheet(*best.gpu, best.count);
+        out += fmt::format("\nBuild sheet for #1 ({}{}):\n", best.count > 1 ? fmt::format("{} x ", best.count) : "", best.gpu->id);
+        out += fmt::format("  power     {}\n  host      {}\n  software  {}\n", b.power_note, b.host_link_note, b.software);
+        for (const auto& x : best.warnings) out += fmt::format("  warning   {}\n", x);
+        for (const auto& x : best.tips) out += fmt::format("  tip       {}\n", x);
     }
     if (fitting == 0) out += "\nNo card in the catalog runs this workload within the plan sizes tried; the closest misses are listed.\n";
     return out;

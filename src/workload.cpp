@@ -194,6 +194,19 @@ Model resolve_model(const WorkloadRequest& r, const std::vector<ModelPreset>& pr
 
 Workload resolve_workload(const WorkloadRequest& r, const std::vector<ModelPreset>& presets) {
     Workload w;
+    if (r.fixed_bytes) {
+        const bool other = r.model || r.hf_config_text || r.method || r.precision || r.quant || r.batch || r.seq ||
+                           r.lora_rank || r.optimizer || r.gpus || r.parallel;
+        if (other)
+            throw InputError(fmt::format("task {} is not a language-model workload; drop the model and method flags",
+                                         r.fixed_label));
+        w.model.name = r.fixed_label;
+        w.model.origin = "task";
+        w.fixed_bytes = r.fixed_bytes;
+        w.assumed.push_back(fmt::format("memory need = {:.0f} GB (document §6 minimum for {})",
+                                        static_cast<double>(*r.fixed_bytes) / 1e9, r.fixed_label));
+        return w;
+    }
     w.model = resolve_model(r, presets);
     auto assume = [&w](const std::string& what) { w.assumed.push_back(what); };
 

@@ -45,8 +45,8 @@ enum class LoraTarget { Q, K, V, O, Gate, Up, Down, LmHead };
 std::string to_string(LoraTarget);
 
 struct Model {
-    std::string name;    // as given: "8B", "llama-3.1-8b", "config.json"
-    std::string origin;  // "size" | "preset" | "hf-config"
+    std::string name;    // as given: "8B", "llama-3.1-8b", "config.json", or a task id
+    std::string origin;  // "size" | "preset" | "hf-config" | "task"
     Architecture arch;
     std::uint64_t params = 0;         // total parameters
     std::uint64_t active_params = 0;  // per token (differs for MoE)
@@ -74,12 +74,16 @@ struct Workload {
     std::int64_t gpus = 1;
     Parallel parallel = Parallel::None;
     Estimator estimator = Estimator::Component;
+    // A memory need given directly instead of modelled (non-LLM task presets
+    // such as the document's SDXL row): the requirement is this many bytes.
+    std::optional<std::uint64_t> fixed_bytes;
     // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
     std::vector<std::string> assumed;
     // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").
     std::vector<std::string> warnings;
 
-    bool trains() const { return is_training(method); }
+    bool trains() const { return !fixed_bytes && is_training(method); }
+    bool is_fixed() const { return fixed_bytes.has_value(); }
     bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }
 };
 
@@ -90,6 +94,10 @@ struct WorkloadRequest {
     std::optional<std::string> method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator;
     std::optional<std::string> batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
     std::optional<bool> grad_ckpt, flash_attn, double_quant, optimizer_in_backward, chunked_loss;
+    // A requirement given directly (task presets without a model); no other
+    // workload flag may then be given.
+    std::optional<std::uint64_t> fixed_bytes;
+    std::string fixed_label;
 };
 
 // Parses and checks every field; throws InputError naming the flag.

@@ -16,6 +16,7 @@
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/rank.hpp"
+#include "gpuadvise/task.hpp"
 #include "gpuadvise/report.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -63,8 +64,9 @@ struct Common {
 // naming the flag), and counted so only given flags reach the request.
 struct WorkloadFlags {
     std::string model, hf_config, method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator;
-    std::string batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
+    std::string batch, seq, prompt, gen, lora_rank, lora_targets, gpus, task_name;
     std::vector<CLI::Option*> options;
+    CLI::Option* task_opt = nullptr;
     CLI::Option *grad_ckpt = nullptr, *no_grad_ckpt = nullptr, *flash = nullptr, *no_flash = nullptr;
     CLI::Option *dq = nullptr, *no_dq = nullptr, *oib = nullptr, *chunked = nullptr;
 
@@ -100,6 +102,9 @@ struct WorkloadFlags {
                                     "training, tp for inference]");
         opt("--estimator", estimator, "component (validated model) | doc (the source document's rule, §2.1)  [default: "
                                       "component]");
+        task_opt = app.add_option("--task", task_name,
+                                  "A row of the document's decision table (§6): sdxl | qlora-7b | full-13b | serve-70b | "
+                                  "video; sets the model, method and the row's constraints");
         grad_ckpt = app.add_flag("--grad-ckpt")->description("Gradient checkpointing on  [default: on for training, document §4]");
         no_grad_ckpt = app.add_flag("--no-grad-ckpt")->description("Gradient checkpointing off");
         flash = app.add_flag("--flash-attn")->description("Fused attention (FlashAttention/SDPA)  [default: on]");
@@ -112,6 +117,11 @@ struct WorkloadFlags {
         grad_ckpt->excludes(no_grad_ckpt);
         flash->excludes(no_flash);
         dq->excludes(no_dq);
+    }
+
+    std::optional<TaskPreset> task() const {
+        if (task_opt->count() == 0) return std::nullopt;
+        return find_task(task_name);
     }
 
     WorkloadRequest request(std::istream& in) const {
@@ -149,6 +159,17 @@ struct WorkloadFlags {
         r.double_quant = pair(dq, no_dq);
         if (oib->count() > 0) r.optimizer_in_backward = true;
         if (chunked->count() > 0) r.chunked_loss = true;
+        // A task preset fills the model and method the user left out, or,
+        // for tasks that are not language models, states the memory need.
+        if (const auto t = task()) {
+            if (t->model) {
+                if (!r.model && !r.hf_config_text) r.model = t->model;
+                if (!r.method) r.method = t->method;
+            } else {
+                r.fixed_bytes = t->requirements.min_memory_bytes;
+                r.fixed_label = t->id;
+            }
+        }
         return r;
     }
 };
@@ -224,6 +245,7 @@ int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
     const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
     log_workload(w);
     RankOptions options = rf.options();
+    if (const auto t = wf.task()) options.task = t->requirements;
     if (!wf.gpus.empty() && wf.options[14]->count() > 0) options.fixed_gpus = w.gpus;
     if (wf.options[15]->count() > 0) options.parallel = w.parallel;
     const Catalog catalog = load_catalog(ctx.common, ctx.in);
@@ -288,6 +310,7 @@ int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name
     const Catalog catalog = load_catalog(ctx.common, ctx.in);
     const Gpu& gpu = resolve_gpu(catalog, gpu_name);
     RankOptions options = rf.options();
+    if (const auto t = wf.task()) options.task = t->requirements;
     if (wf.options[15]->count() > 0) options.parallel = w.parallel;
     const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
     if (ctx.common.json) {
@@ -310,6 +333,7 @@ int cmd_compare(Context& ctx, const WorkloadFlags& wf, const std::vector<std::st
     const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
     const Catalog catalog = load_catalog(ctx.common, ctx.in);
     RankOptions options = rf.options();
+    if (const auto t = wf.task()) options.task = t->requirements;
     if (wf.options[15]->count() > 0) options.parallel = w.parallel;
     std::vector<Recommendation> recs;
     for (const auto& name : names) recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name), w.gpus, options));

@@ -137,3 +137,21 @@ TEST_CASE("a user catalog replaces the embedded one and a merge extends it") {
     const auto merged = gpuadvise({"gpus", "--catalog-merge", path, "--json"});
     CHECK(nlohmann::json::parse(merged.out)["gpus"].size() >= 76);
 }
+
+TEST_CASE("task presets rank with the document's constraints and carry a build sheet") {
+    const auto video = nlohmann::json::parse(gpuadvise({"--task", "video", "--json", "--top", "3"}).out);
+    CHECK(video["workload"]["task"] == "video");
+    for (const auto& r : video["recommendations"]) {
+        CHECK(r["fits"] == true);
+        CHECK(r["build_sheet"].contains("psu_watts"));
+        CHECK(r["build_sheet"]["software"].is_string());
+    }
+    const auto full = gpuadvise({"--task", "full-13b", "--top", "3"});
+    CHECK(full.exit_code == 0);
+    CHECK_THAT(full.out, Catch::Contains("Build sheet for #1"));
+    CHECK(gpuadvise({"check", "--task", "video", "--gpu", "a100-80gb-sxm"}).exit_code == 1);
+    CHECK(gpuadvise({"check", "--task", "video", "--gpu", "flex-170"}).exit_code == 0);
+    const auto bad = gpuadvise({"--task", "sdxl", "--model", "8B"});
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("not a language-model workload"));
+}
