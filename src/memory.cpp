@@ -153,6 +153,15 @@ double weight_bytes_per_param(Quant quant, Precision precision, bool double_quan
         case Quant::AwqInt4: return 0.5 + (2.0 + 0.5) / 128.0;  // fp16 scale + 4-bit zero per group of 128
         case Quant::GptqInt8: return 1.0 + (2.0 + 1.0) / 128.0;
         case Quant::Fp8: return 1.0 + 4.0 / (128.0 * 128.0);  // fp32 scale per 128x128 block
+        // GGUF (ggml block formats): Q4_0 and Q8_0 are 18 and 34 bytes per 32
+        // weights; the K-quant mixes average 4.89 (Q4_K_M), 5.69 (Q5_K_M) and
+        // 6.56 (Q6_K) bits per weight over a Llama-style model (llama.cpp
+        // quantize table; 4.58 GiB for Llama-3-8B Q4_K_M in bench/data).
+        case Quant::Q4_0: return 18.0 / 32.0;
+        case Quant::Q4_K_M: return 4.89 / 8.0;
+        case Quant::Q5_K_M: return 5.69 / 8.0;
+        case Quant::Q6_K: return 6.5625 / 8.0;
+        case Quant::Q8_0: return 34.0 / 32.0;
     }
     return 2.0;
 }
@@ -186,9 +195,11 @@ MemoryEstimate estimate_memory(const Workload& w) {
         // Inference under autocast: fp32 weights plus their 16-bit copies.
         weights = p.total() * 4.0;
         workspace += p.total() * act;
+    } else if (is_gguf(w.quant)) {
+        weights = p.total() * weight_bytes_per_param(w.quant, w.precision, false);  // embeddings quantised too
     } else {
         weights = p.block_linear * weight_bytes_per_param(w.quant, w.precision, w.double_quant) + non_linear * act;
-        if (w.quant != Quant::None) workspace += h * ffn_width(a) * act;  // one dequantised matrix at a time
+        if (w.quant != Quant::None && !is_gguf(w.quant)) workspace += h * ffn_width(a) * act;  // one dequantised matrix
     }
     if (w.uses_lora()) {
         trainable = lora_params(w);

@@ -79,7 +79,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     rec.count = count;
     rec.strategy = w.parallel;
     rec.memory = estimate(w);
-    rec.performance = estimate_performance(w, rec.memory, gpu);
+    rec.performance = estimate_performance(w, rec.memory, gpu, options.job);
     rec.usable_bytes = usable;
     rec.headroom_bytes = static_cast<std::int64_t>(usable) - static_cast<std::int64_t>(rec.memory.per_gpu_bytes);
     const PlanContext context{w, gpu, rec.memory, rec.performance, usable, options.task, options.budget_usd};
@@ -108,7 +108,10 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     switch (options.rank_by) {
         case RankBy::Value: rec.score = safe_ratio(speed, price) * 1000.0; break;  // tokens/s per $1000
         case RankBy::Speed: rec.score = speed; break;
-        case RankBy::Cost: rec.score = safe_ratio(1e6, price); break;
+        case RankBy::Cost:
+            // Cheapest job when one is described, else cheapest purchase.
+            rec.score = rec.performance.job_cost_usd ? safe_ratio(1e6, *rec.performance.job_cost_usd) : safe_ratio(1e6, price);
+            break;
         case RankBy::Power: rec.score = safe_ratio(speed, watts); break;
         case RankBy::Memory: rec.score = static_cast<double>(std::max<std::int64_t>(rec.headroom_bytes, 0)) / 1e9; break;
     }
@@ -122,6 +125,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
         if (speed > 0) why += fmt::format("; ~{:.0f} {}", speed, unit);
         if (options.rank_by == RankBy::Value && price > 0) why += fmt::format(", {:.1f} {} per $1k", rec.score / factor, unit);
         if (factor != 1.0) why += fmt::format(" (x{:.2f} ecosystem)", factor);
+        if (!w.is_fixed() && !platform_calibrated(gpu)) why += "; speed uncalibrated on this platform";
         rec.reasons.insert(rec.reasons.begin(), why);
     }
     return rec;

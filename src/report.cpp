@@ -88,6 +88,7 @@ ojson workload_json(const Workload& w) {
         j["prompt"] = w.prompt;
         j["gen"] = w.gen;
         j["kv_dtype"] = to_string(w.kv_dtype);
+        j["engine"] = to_string(w.engine);
     } else {
         j["mixed_precision"] = to_string(w.mixed);
         j["optimizer"] = to_string(w.optimizer);
@@ -130,6 +131,12 @@ ojson performance_json(const Performance& p) {
     j["prefill_tokens_per_s"] = rate(p.prefill_tokens_per_s);
     j["train_tokens_per_s"] = rate(p.train_tokens_per_s);
     j["step_seconds"] = rate(p.step_seconds);
+    j["time_to_first_token_s"] = rate(p.time_to_first_token_s);
+    j["job_hours"] = rate(p.job_hours);
+    j["job_cost_usd"] = rate(p.job_cost_usd);
+    j["energy_kwh"] = rate(p.energy_kwh);
+    j["usd_per_million_tokens"] = rate(p.usd_per_million_tokens);
+    j["cost_basis"] = p.cost_basis.empty() ? ojson(nullptr) : ojson(p.cost_basis);
     return j;
 }
 
@@ -239,16 +246,17 @@ std::string workload_text(const Workload& w) {
     out += fmt::format("  shape      {}{}\n", shape_text(a), a.inferred ? " (inferred from the size)" : "");
     std::string method = to_string(w.method);
     if (w.quant != Quant::None)
-        method += fmt::format(", {}-bit base weights {}{}", w.quant == Quant::Int8 || w.quant == Quant::GptqInt8 || w.quant == Quant::Fp8 ? 8 : 4,
-                              to_string(w.quant), w.double_quant ? " with double quantisation" : "");
+        method += fmt::format(", base weights {} ({:.2f} bits/weight{})", to_string(w.quant),
+                              8.0 * weight_bytes_per_param(w.quant, w.precision, w.double_quant),
+                              w.double_quant ? ", double quantisation" : "");
     method += fmt::format(", compute {}", to_string(w.precision));
     out += fmt::format("  method     {}\n", method);
     if (w.trains()) {
         out += fmt::format("  training   batch {} x seq {}, grad-ckpt {}, optimizer {}, mixed precision {}\n", w.batch,
                            w.seq, w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
     } else {
-        out += fmt::format("  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}\n", w.batch, w.prompt, w.gen,
-                           to_string(w.kv_dtype));
+        out += fmt::format("  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n", w.batch, w.prompt,
+                           w.gen, to_string(w.kv_dtype), to_string(w.engine));
     }
     if (w.uses_lora()) out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));
     if (w.chunked_loss) out += "  loss       chunked cross-entropy\n";
@@ -288,16 +296,22 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m, const std
     for (const auto& r : recs) fitting += r.fits ? 1 : 0;
     out += fmt::format("GPUs ranked by {} (top {} of {}; {} can run it)\n", to_string(options.rank_by), shown,
                        catalog_size, fitting);
-    out += fmt::format("{:>3}  {:<30} {:>4}  {:<4} {:>9} {:>9} {:>10} {:>9} {:>8} {:>9}  {}\n", "#", "GPU", "GPUs", "Fits",
-                       "Need/GPU", "Memory", "Headroom", "Bandwidth", "tok/s", "Price", "Reason");
+    const bool job = !recs.empty() && recs.front().performance.job_cost_usd.has_value();
+    const bool serving = !w.trains() && !w.is_fixed();
+    const std::string cost_header = job ? "Job $" : serving ? "$/Mtok" : "";
+    out += fmt::format("{:>3}  {:<30} {:>4}  {:<4} {:>9} {:>9} {:>10} {:>9} {:>8} {:>9} {:>8}  {}\n", "#", "GPU", "GPUs", "Fits",
+                       "Need/GPU", "Memory", "Headroom", "Bandwidth", w.trains() ? "train t/s" : "tok/s", "Price", cost_header,
+                       "Reason");
     for (std::size_t i = 0; i < shown; ++i) {
         const Recommendation& r = recs[i];
         const Gpu& g = *r.gpu;
         const std::string price = g.price ? fmt::format("${:.0f}", g.price->usd * static_cast<double>(r.count)) : "-";
-        out += fmt::format("{:>3}  {:<30} {:>4}  {:<4} {:>5.1f} GiB {:>5.0f} GiB {:>6.1f} GiB {:>4.0f} GB/s {:>8} {:>9}  {}\n",
+        const auto& cost = job ? r.performance.job_cost_usd : r.performance.usd_per_million_tokens;
+        const std::string cost_text = (job || serving) && cost ? fmt::format("${}", format_rate(cost)) : "";
+        out += fmt::format("{:>3}  {:<30} {:>4}  {:<4} {:>5.1f} GiB {:>5.0f} GiB {:>6.1f} GiB {:>4.0f} GB/s {:>8} {:>9} {:>8}  {}\n",
                            i + 1, g.id, r.count, r.fits ? "yes" : "no", gib(r.memory.per_gpu_bytes), gib(g.memory_bytes),
                            static_cast<double>(r.headroom_bytes) / kGiB, g.memory_bandwidth_gbps,
-                           format_rate(r.performance.tokens_per_s()), price, r.reasons.empty() ? "" : r.reasons.front());
+                           format_rate(r.performance.tokens_per_s()), price, cost_text, r.reasons.empty() ? "" : r.reasons.front());
     }
     if (shown > 0) {
         const Recommendation& best = recs.front();

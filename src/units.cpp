@@ -61,7 +61,7 @@ std::uint64_t parse_param_count(std::string_view text, std::string_view flag) {
                                      flag, text, suffix, example));
     const double count = value * scale;
     if (!(count >= 1))
-        throw InputError(fmt::format("{} '{}' must be a positive parameter count, like {}", flag, text, example));
+        throw InputError(fmt::format("{} '{}' must be a positive count, like {}", flag, text, example));
     if (count > 1e15)
         throw InputError(fmt::format("{} '{}' is over 1e15 parameters; use a size like {}", flag, text, example));
     return static_cast<std::uint64_t>(std::llround(count));

@@ -23,7 +23,7 @@ constexpr Table<Method, 4> kMethods{{{Method::Inference, "inference"},
                                      {Method::Qlora, "qlora"},
                                      {Method::Full, "full"}}};
 constexpr Table<Precision, 3> kPrecisions{{{Precision::Fp32, "fp32"}, {Precision::Fp16, "fp16"}, {Precision::Bf16, "bf16"}}};
-constexpr Table<Quant, 9> kQuants{{{Quant::None, "none"},
+constexpr Table<Quant, 14> kQuants{{{Quant::None, "none"},
                                    {Quant::Int8, "int8"},
                                    {Quant::Int4, "int4"},
                                    {Quant::Nf4, "nf4"},
@@ -31,7 +31,20 @@ constexpr Table<Quant, 9> kQuants{{{Quant::None, "none"},
                                    {Quant::GptqInt4, "gptq-int4"},
                                    {Quant::GptqInt8, "gptq-int8"},
                                    {Quant::AwqInt4, "awq-int4"},
-                                   {Quant::Fp8, "fp8"}}};
+                                   {Quant::Fp8, "fp8"},
+                                   {Quant::Q4_0, "q4_0"},
+                                   {Quant::Q4_K_M, "q4_k_m"},
+                                   {Quant::Q5_K_M, "q5_k_m"},
+                                   {Quant::Q6_K, "q6_k"},
+                                   {Quant::Q8_0, "q8_0"}}};
+constexpr Table<Engine, 8> kEngines{{{Engine::Vllm, "vllm"},
+                                     {Engine::TensorrtLlm, "tensorrt-llm"},
+                                     {Engine::LlamaCpp, "llama.cpp"},
+                                     {Engine::Exllamav2, "exllamav2"},
+                                     {Engine::Autoawq, "autoawq"},
+                                     {Engine::Pytorch, "pytorch"},
+                                     {Engine::Transformers, "transformers"},
+                                     {Engine::Litgpt, "litgpt"}}};
 constexpr Table<MixedPrecision, 2> kMixed{{{MixedPrecision::Amp, "amp"}, {MixedPrecision::Pure, "pure"}}};
 constexpr Table<Optimizer, 8> kOptimizers{{{Optimizer::AdamW, "adamw"},
                                            {Optimizer::AdamW8bit, "adamw-8bit"},
@@ -125,6 +138,16 @@ std::string to_string(KvDtype v) { return name_of(kKvDtypes, v); }
 std::string to_string(Parallel v) { return name_of(kParallels, v); }
 std::string to_string(Estimator v) { return name_of(kEstimators, v); }
 std::string to_string(LoraTarget v) { return name_of(kLoraTargets, v); }
+std::string to_string(Engine v) { return name_of(kEngines, v); }
+
+const std::vector<std::string>& engine_choices() {
+    static const auto v = names_of(kEngines);
+    return v;
+}
+
+bool is_gguf(Quant q) {
+    return q == Quant::Q4_0 || q == Quant::Q4_K_M || q == Quant::Q5_K_M || q == Quant::Q6_K || q == Quant::Q8_0;
+}
 
 const std::vector<std::string>& method_choices() {
     static const auto v = names_of(kMethods);
@@ -238,6 +261,9 @@ Workload resolve_workload(const WorkloadRequest& r, const std::vector<ModelPrese
         throw InputError(fmt::format("--quant {} cannot be combined with --method full (quantized weights are not "
                                      "trained); use --method qlora or --quant none",
                                      to_string(w.quant)));
+    if (is_gguf(w.quant) && training)
+        throw InputError(fmt::format("--quant {} is a llama.cpp (GGUF) inference format; use nf4 for QLoRA",
+                                     to_string(w.quant)));
     if (w.method == Method::Lora && w.quant != Quant::None)
         throw InputError(fmt::format("--method lora with --quant {} is QLoRA; use --method qlora", to_string(w.quant)));
     const bool four_bit_bnb = w.quant == Quant::Nf4 || w.quant == Quant::Fp4;
@@ -265,6 +291,17 @@ Workload resolve_workload(const WorkloadRequest& r, const std::vector<ModelPrese
         if (training) throw InputError("--prompt and --gen apply to --method inference; use --seq for training");
     }
     if (r.kv_dtype && training) throw InputError("--kv-dtype applies to --method inference");
+    if (r.engine && training) throw InputError("--engine applies to --method inference (training runs on PyTorch)");
+    if (r.engine) {
+        w.engine = parse_enum(kEngines, *r.engine, "--engine");
+    } else if (!training) {
+        w.engine = is_gguf(w.quant) ? Engine::LlamaCpp : Engine::Vllm;
+        assume(fmt::format("engine={} ({})", to_string(w.engine),
+                           is_gguf(w.quant) ? "the engine of GGUF files" : "the common GPU serving engine"));
+    }
+    if (is_gguf(w.quant) && w.engine != Engine::LlamaCpp)
+        throw InputError(fmt::format("--quant {} is a GGUF format that only llama.cpp runs; use --engine llama.cpp",
+                                     to_string(w.quant)));
 
     if (training) {
         w.mixed = r.mixed ? parse_enum(kMixed, *r.mixed, "--mixed-precision") : MixedPrecision::Amp;

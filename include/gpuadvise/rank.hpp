@@ -30,6 +30,7 @@ struct RankOptions {
     std::optional<std::string> segment;
     Os os = Os::Linux;
     std::optional<TaskRequirements> task;
+    JobOptions job;
 };
 
 struct Recommendation {

@@ -15,7 +15,9 @@ namespace gpuadvise {
 
 enum class Method { Inference, Full, Lora, Qlora };
 enum class Precision { Fp32, Fp16, Bf16 };
-enum class Quant { None, Int8, Int4, Nf4, Fp4, GptqInt4, GptqInt8, AwqInt4, Fp8 };
+enum class Quant { None, Int8, Int4, Nf4, Fp4, GptqInt4, GptqInt8, AwqInt4, Fp8, Q4_0, Q4_K_M, Q5_K_M, Q6_K, Q8_0 };
+// Inference engines differ in kernels and per-step overhead (perf.cpp).
+enum class Engine { Vllm, TensorrtLlm, LlamaCpp, Exllamav2, Autoawq, Pytorch, Transformers, Litgpt };
 enum class MixedPrecision { Amp, Pure };
 enum class Optimizer { AdamW, AdamW8bit, PagedAdamW8bit, PagedAdamW32bit, Sgd, SgdMomentum, Adafactor, Lion };
 enum class KvDtype { Fp32, Fp16, Bf16, Fp8, Int8 };
@@ -30,6 +32,10 @@ std::string to_string(Optimizer);
 std::string to_string(KvDtype);
 std::string to_string(Parallel);
 std::string to_string(Estimator);
+std::string to_string(Engine);
+const std::vector<std::string>& engine_choices();
+// GGUF block formats quantise every tensor, embeddings included.
+bool is_gguf(Quant q);
 
 // Choices as spelled on the command line, for --help, completions and errors.
 const std::vector<std::string>& method_choices();
@@ -74,6 +80,7 @@ struct Workload {
     std::int64_t gpus = 1;
     Parallel parallel = Parallel::None;
     Estimator estimator = Estimator::Component;
+    Engine engine = Engine::Vllm;  // inference only
     // A memory need given directly instead of modelled (non-LLM task presets
     // such as the document's SDXL row): the requirement is this many bytes.
     std::optional<std::uint64_t> fixed_bytes;
@@ -91,7 +98,7 @@ struct WorkloadRequest {
     std::optional<std::string> model;          // size or preset name
     std::optional<std::string> hf_config_text; // contents of --hf-config
     std::string hf_config_source = "config.json";
-    std::optional<std::string> method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator;
+    std::optional<std::string> method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator, engine;
     std::optional<std::string> batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
     std::optional<bool> grad_ckpt, flash_attn, double_quant, optimizer_in_backward, chunked_loss;
     // A requirement given directly (task presets without a model); no other

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "gpuadvise/embedded.hpp"
@@ -61,47 +62,61 @@ struct Common {
 };
 
 // The workload flags, bound to strings so the core parses them (with errors
-// naming the flag), and counted so only given flags reach the request.
+// naming the flag); only flags the user gave reach the request.
 struct WorkloadFlags {
-    std::string model, hf_config, method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator;
-    std::string batch, seq, prompt, gen, lora_rank, lora_targets, gpus, task_name;
-    std::vector<CLI::Option*> options;
-    CLI::Option* task_opt = nullptr;
+    using Field = std::optional<std::string> WorkloadRequest::*;
+    struct Bound {
+        CLI::Option* option;
+        std::unique_ptr<std::string> value;
+        Field field;  // nullptr for flags handled by hand (--hf-config, --task)
+    };
+    std::vector<Bound> bound;
+    std::string hf_config, task_name;
+    CLI::Option *hf_config_opt = nullptr, *task_opt = nullptr, *gpus_opt = nullptr, *parallel_opt = nullptr;
     CLI::Option *grad_ckpt = nullptr, *no_grad_ckpt = nullptr, *flash = nullptr, *no_flash = nullptr;
     CLI::Option *dq = nullptr, *no_dq = nullptr, *oib = nullptr, *chunked = nullptr;
 
     void add(CLI::App& app) {
-        const auto opt = [&](const char* name, std::string& target, const char* help) {
-            options.push_back(app.add_option(name, target, help));
+        const auto opt = [&](const char* name, Field field, const char* help) {
+            auto value = std::make_unique<std::string>();
+            CLI::Option* o = app.add_option(name, *value, help);
+            bound.push_back({o, std::move(value), field});
+            return o;
         };
-        opt("-m,--model", model, "Model: a size (8B, 1.5B, 350M) or a preset (llama-3.1-8b; see 'gpuadvise models')");
-        opt("--hf-config", hf_config, "Hugging Face config.json of the model ('-' reads stdin)");
-        opt("--method", method, "inference | lora | qlora | full  [default: inference]");
-        opt("--precision", precision,
+        opt("-m,--model", &WorkloadRequest::model,
+            "Model: a size (8B, 1.5B, 350M) or a preset (llama-3.1-8b; see 'gpuadvise models')");
+        hf_config_opt = app.add_option("--hf-config", hf_config, "Hugging Face config.json of the model ('-' reads stdin)");
+        opt("--method", &WorkloadRequest::method, "inference | lora | qlora | full  [default: inference]");
+        opt("--precision", &WorkloadRequest::precision,
             "fp32 | fp16 | bf16  [default: bf16; fp16 for qlora, the compute dtype of the document's §4 recipe]");
-        opt("--quant", quant,
-            "Weight format: none | int8 | int4 | nf4 | fp4 | gptq-int4 | gptq-int8 | awq-int4 | fp8  [default: none; "
-            "nf4 for qlora, document §4]");
-        opt("--mixed-precision", mixed, "amp (fp32 master weights, 16-bit compute) | pure (all 16-bit)  [default: amp for "
-                                        "training, pure for inference]");
-        opt("--optimizer", optimizer,
+        opt("--quant", &WorkloadRequest::quant,
+            "Weight format: none | int8 | int4 | nf4 | fp4 | gptq-int4 | gptq-int8 | awq-int4 | fp8 | GGUF q4_0 | q4_k_m | "
+            "q5_k_m | q6_k | q8_0  [default: none; nf4 for qlora, document §4]");
+        opt("--mixed-precision", &WorkloadRequest::mixed,
+            "amp (fp32 master weights, 16-bit compute) | pure (all 16-bit)  [default: amp for training, pure for inference]");
+        opt("--optimizer", &WorkloadRequest::optimizer,
             "adamw | adamw-8bit | paged-adamw-8bit | paged-adamw-32bit | sgd | sgd-momentum | adafactor | lion  "
             "[default: adamw; paged-adamw-32bit for qlora, document §4]");
-        opt("--kv-dtype", kv_dtype, "Inference KV cache: fp16 | bf16 | fp8 | int8  [default: the compute precision]");
-        opt("--batch", batch, "Micro-batch per GPU (training) or concurrent sequences (inference)  [default: 4 for "
-                              "training, document §4; 1 for inference]");
-        opt("--seq", seq, "Tokens per sequence (training) or context = prompt + gen (inference)  [default: 512 for "
-                          "training; 4096 for inference]");
-        opt("--prompt", prompt, "Inference prompt tokens  [default: --seq minus --gen]");
-        opt("--gen", gen, "Inference generated tokens  [default: min(512, seq/4)]");
-        opt("--lora-rank", lora_rank, "LoRA rank  [default: 64, document §4]");
-        opt("--lora-targets", lora_targets, "LoRA modules: q,v | all-linear | a list of q,k,v,o,gate,up,down,mlp,lm_head  [default: q,v, "
-                                            "document §4]");
-        opt("--gpus", gpus, "GPUs in the plan  [default: 1 for estimate; 1, 2, 4, 8 tried when ranking]");
-        opt("--parallel", parallel, "Multi-GPU strategy: ddp | fsdp | zero2 | zero3 | tp | pp  [default: fsdp for "
-                                    "training, tp for inference]");
-        opt("--estimator", estimator, "component (validated model) | doc (the source document's rule, §2.1)  [default: "
-                                      "component]");
+        opt("--kv-dtype", &WorkloadRequest::kv_dtype, "Inference KV cache: fp16 | bf16 | fp8 | int8  [default: the compute precision]");
+        opt("--batch", &WorkloadRequest::batch,
+            "Micro-batch per GPU (training) or concurrent sequences (inference)  [default: 4 for training, document §4; 1 "
+            "for inference]");
+        opt("--seq", &WorkloadRequest::seq,
+            "Tokens per sequence (training) or context = prompt + gen (inference)  [default: 512 for training; 4096 for "
+            "inference]");
+        opt("--prompt", &WorkloadRequest::prompt, "Inference prompt tokens  [default: --seq minus --gen]");
+        opt("--gen", &WorkloadRequest::gen, "Inference generated tokens  [default: min(512, seq/4)]");
+        opt("--lora-rank", &WorkloadRequest::lora_rank, "LoRA rank  [default: 64, document §4]");
+        opt("--lora-targets", &WorkloadRequest::lora_targets,
+            "LoRA modules: q,v | all-linear | a list of q,k,v,o,gate,up,down,mlp,lm_head  [default: q,v, document §4]");
+        gpus_opt = opt("--gpus", &WorkloadRequest::gpus, "GPUs in the plan  [default: 1 for estimate; 1, 2, 4, 8 tried when ranking]");
+        parallel_opt = opt("--parallel", &WorkloadRequest::parallel,
+                           "Multi-GPU strategy: ddp | fsdp | zero2 | zero3 | tp | pp  [default: fsdp for training, tp for inference]");
+        opt("--engine", &WorkloadRequest::engine,
+            "Inference engine: vllm | tensorrt-llm | llama.cpp | exllamav2 | autoawq | pytorch | transformers | litgpt  "
+            "[default: vllm; llama.cpp for GGUF formats]");
+        opt("--estimator", &WorkloadRequest::estimator,
+            "component (validated model) | doc (the source document's rule, §2.1)  [default: component]");
         task_opt = app.add_option("--task", task_name,
                                   "A row of the document's decision table (§6): sdxl | qlora-7b | full-13b | serve-70b | "
                                   "video; sets the model, method and the row's constraints");
@@ -119,6 +134,9 @@ struct WorkloadFlags {
         dq->excludes(no_dq);
     }
 
+    bool gpus_given() const { return gpus_opt->count() > 0; }
+    bool parallel_given() const { return parallel_opt->count() > 0; }
+
     std::optional<TaskPreset> task() const {
         if (task_opt->count() == 0) return std::nullopt;
         return find_task(task_name);
@@ -126,29 +144,12 @@ struct WorkloadFlags {
 
     WorkloadRequest request(std::istream& in) const {
         WorkloadRequest r;
-        const auto given = [&](std::size_t i, const std::string& value) -> std::optional<std::string> {
-            return options[i]->count() > 0 ? std::optional(value) : std::nullopt;
-        };
-        r.model = given(0, model);
-        if (options[1]->count() > 0) {
+        for (const auto& b : bound)
+            if (b.field && b.option->count() > 0) r.*(b.field) = *b.value;
+        if (hf_config_opt->count() > 0) {
             r.hf_config_text = read_input(hf_config, "--hf-config", in);
             r.hf_config_source = hf_config == "-" ? "config.json from stdin" : hf_config;
         }
-        r.method = given(2, method);
-        r.precision = given(3, precision);
-        r.quant = given(4, quant);
-        r.mixed = given(5, mixed);
-        r.optimizer = given(6, optimizer);
-        r.kv_dtype = given(7, kv_dtype);
-        r.batch = given(8, batch);
-        r.seq = given(9, seq);
-        r.prompt = given(10, prompt);
-        r.gen = given(11, gen);
-        r.lora_rank = given(12, lora_rank);
-        r.lora_targets = given(13, lora_targets);
-        r.gpus = given(14, gpus);
-        r.parallel = given(15, parallel);
-        r.estimator = given(16, estimator);
         const auto pair = [](CLI::Option* on, CLI::Option* off) -> std::optional<bool> {
             if (on->count() > 0) return true;
             if (off->count() > 0) return false;
@@ -180,8 +181,20 @@ struct RankFlags {
     std::string rank_by = "value", max_gpus = "8", budget, vendor, segment, os = "linux";
     CLI::Option *budget_opt = nullptr, *vendor_opt = nullptr, *segment_opt = nullptr, *max_gpus_opt = nullptr;
     bool explain = false;
+    std::string tokens, steps, epochs, dataset_tokens, amortize_years, kwh_price, cloud_price;
+    std::vector<CLI::Option*> job_opts;
 
     void add(CLI::App& app, bool ranking) {
+        const auto job_opt = [&](const char* name, std::string& target, const char* help) {
+            job_opts.push_back(app.add_option(name, target, help));
+        };
+        job_opt("--tokens", tokens, "Job size: training tokens (or tokens to generate), e.g. 2B");
+        job_opt("--steps", steps, "Job size: optimizer steps of one micro-batch per GPU");
+        job_opt("--epochs", epochs, "Job size: passes over --dataset-tokens");
+        job_opt("--dataset-tokens", dataset_tokens, "Tokens in the training set, e.g. 50M");
+        job_opt("--amortize-years", amortize_years, "Purchase price spread over this many years  [default: 3]");
+        job_opt("--kwh-price", kwh_price, "Energy price in USD per kWh  [default: 0.15]");
+        job_opt("--cloud-price-per-gpu-hour", cloud_price, "Rent instead of buy: USD per GPU-hour");
         if (ranking) {
             app.add_option("--top", top, "How many GPUs to show  [default: 10]")->check(CLI::Range(1, 100000));
             app.add_option("--rank-by", rank_by, "value (tokens/s per dollar) | speed | cost | power | memory  [default: value]");
@@ -194,8 +207,27 @@ struct RankFlags {
         app.add_option("--os", os, "linux | windows | wsl: Windows reserves ~1.5 GiB for the display  [default: linux]");
     }
 
+    JobOptions job() const {
+        JobOptions j;
+        const auto given = [&](std::size_t i) { return job_opts[i]->count() > 0; };
+        if (given(0)) j.tokens = static_cast<double>(parse_param_count(tokens, "--tokens"));
+        if (given(1)) j.steps = static_cast<double>(parse_positive_int(steps, "--steps", 1'000'000'000'000));
+        if (given(2)) j.epochs = parse_positive_real(epochs, "--epochs");
+        if (given(3)) j.dataset_tokens = static_cast<double>(parse_param_count(dataset_tokens, "--dataset-tokens"));
+        if (given(4)) j.amortize_years = parse_positive_real(amortize_years, "--amortize-years");
+        if (given(5)) j.kwh_price_usd = parse_positive_real(kwh_price, "--kwh-price");
+        if (given(6)) j.cloud_price_per_gpu_hour = parse_positive_real(cloud_price, "--cloud-price-per-gpu-hour");
+        if (j.epochs && !j.dataset_tokens)
+            throw InputError("--epochs needs --dataset-tokens (how many tokens one epoch is)");
+        if (static_cast<int>(j.tokens.has_value()) + static_cast<int>(j.steps.has_value()) +
+                static_cast<int>(j.dataset_tokens.has_value()) > 1)
+            throw InputError("give the job size once: --tokens, --steps, or --dataset-tokens (with --epochs)");
+        return j;
+    }
+
     RankOptions options() const {
         RankOptions o;
+        o.job = job();
         o.rank_by = parse_rank_by(rank_by);
         if (max_gpus_opt && max_gpus_opt->count() > 0) o.max_gpus = parse_positive_int(max_gpus, "--max-gpus", 4096);
         if (budget_opt && budget_opt->count() > 0) o.budget_usd = parse_positive_real(budget, "--budget");
@@ -246,8 +278,8 @@ int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
     log_workload(w);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
-    if (!wf.gpus.empty() && wf.options[14]->count() > 0) options.fixed_gpus = w.gpus;
-    if (wf.options[15]->count() > 0) options.parallel = w.parallel;
+    if (wf.gpus_given()) options.fixed_gpus = w.gpus;
+    if (wf.parallel_given()) options.parallel = w.parallel;
     const Catalog catalog = load_catalog(ctx.common, ctx.in);
     Workload single = w;
     if (!options.fixed_gpus) {
@@ -311,7 +343,7 @@ int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name
     const Gpu& gpu = resolve_gpu(catalog, gpu_name);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
-    if (wf.options[15]->count() > 0) options.parallel = w.parallel;
+    if (wf.parallel_given()) options.parallel = w.parallel;
     const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
     if (ctx.common.json) {
         auto j = estimate_json(w, rec.memory);
@@ -334,7 +366,7 @@ int cmd_compare(Context& ctx, const WorkloadFlags& wf, const std::vector<std::st
     const Catalog catalog = load_catalog(ctx.common, ctx.in);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
-    if (wf.options[15]->count() > 0) options.parallel = w.parallel;
+    if (wf.parallel_given()) options.parallel = w.parallel;
     std::vector<Recommendation> recs;
     for (const auto& name : names) recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name), w.gpus, options));
     const MemoryEstimate memory = estimate(w);

@@ -26,7 +26,7 @@ TEST_CASE("the main job answers with workload, breakdown and a ranked table") {
     const auto r = gpuadvise({"--model", "8B", "--method", "qlora"});
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.empty());
-    for (const char* text : {"8B (8.00B parameters)", "nf4 with double quantisation", "batch 4 x seq 512", "grad-ckpt on",
+    for (const char* text : {"8B (8.00B parameters)", "nf4 (4.13 bits/weight, double quantisation)", "batch 4 x seq 512", "grad-ckpt on",
                              "paged-adamw-32bit", "rank 64 on q,v", "weights", "activations", "runtime", "GiB per GPU",
                              "GPUs ranked by value", "Headroom", "Bandwidth", "Reason"})
         CHECK_THAT(r.out, Catch::Contains(text));

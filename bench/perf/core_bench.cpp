@@ -1,0 +1,260 @@
+// Google Benchmark of the core's stages, in the order one `gpuadvise` run
+// pays them: parse the embedded catalog and presets, resolve and estimate the
+// workload, rank every card with plans of 1, 2, 4 and 8 GPUs, and print. Plus
+// a scaling benchmark over synthetic catalogs of 1k, 10k and 100k entries.
+//
+//   cmake --build build-bench --target bench      (or run gpuadvise_core_bench)
+//   build-bench/bench/perf/gpuadvise_core_bench --benchmark_filter=Scale
+#include <benchmark/benchmark.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/memory.hpp"
+#include "gpuadvise/model.hpp"
+#include "gpuadvise/rank.hpp"
+#include "gpuadvise/report.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace {
+
+using namespace gpuadvise;
+
+WorkloadRequest qlora_8b() {
+    WorkloadRequest r;
+    r.model = "8B";
+    r.method = "qlora";
+    return r;
+}
+
+const Workload& workload_8b_qlora() {
+    static const Workload w = resolve_workload(qlora_8b(), embedded::model_presets());
+    return w;
+}
+
+// ---- the stages of one run
+
+void BM_ParseEmbeddedCatalog(benchmark::State& state) {
+    const std::string_view text = embedded::gpus_json();
+    std::size_t gpus = 0;
+    for (auto _ : state) {
+        Catalog c = parse_catalog(text, embedded::kGpusSource);
+        gpus = c.gpus.size();
+        benchmark::DoNotOptimize(c);
+    }
+    state.counters["gpus"] = static_cast<double>(gpus);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+}
+BENCHMARK(BM_ParseEmbeddedCatalog)->Unit(benchmark::kMicrosecond);
+
+// The JSON text to DOM step alone, to split catalog parsing into nlohmann's
+// parse and the validation that follows.
+void BM_ParseEmbeddedCatalogJsonOnly(benchmark::State& state) {
+    const std::string_view text = embedded::gpus_json();
+    for (auto _ : state) {
+        nlohmann::json j = nlohmann::json::parse(text);
+        benchmark::DoNotOptimize(j);
+    }
+}
+BENCHMARK(BM_ParseEmbeddedCatalogJsonOnly)->Unit(benchmark::kMicrosecond);
+
+void BM_ParseModelPresets(benchmark::State& state) {
+    for (auto _ : state) {
+        auto presets = parse_model_presets(embedded::models_json(), embedded::kModelsSource);
+        benchmark::DoNotOptimize(presets);
+    }
+}
+BENCHMARK(BM_ParseModelPresets)->Unit(benchmark::kMicrosecond);
+
+// One workload: resolve_workload (flags to a normalised workload, shape
+// inferred from "8B") and the memory estimate.
+void BM_EstimateWorkload(benchmark::State& state) {
+    const WorkloadRequest request = qlora_8b();
+    const auto& presets = embedded::model_presets();
+    for (auto _ : state) {
+        const Workload w = resolve_workload(request, presets);
+        MemoryEstimate m = estimate(w);
+        benchmark::DoNotOptimize(m);
+    }
+}
+BENCHMARK(BM_EstimateWorkload)->Unit(benchmark::kMicrosecond);
+
+void BM_EstimateOnly(benchmark::State& state) {
+    const Workload& w = workload_8b_qlora();
+    for (auto _ : state) {
+        MemoryEstimate m = estimate(w);
+        benchmark::DoNotOptimize(m);
+    }
+}
+BENCHMARK(BM_EstimateOnly)->Unit(benchmark::kNanosecond);
+
+// The whole embedded catalog with the default RankOptions: every card with 1,
+// 2, 4 and 8 GPUs until one fits.
+void BM_RankEmbeddedCatalog(benchmark::State& state) {
+    const Workload& w = workload_8b_qlora();
+    const Catalog& catalog = embedded::catalog();
+    const RankOptions options;
+    for (auto _ : state) {
+        auto recs = rank(w, catalog, options);
+        benchmark::DoNotOptimize(recs);
+    }
+    state.counters["gpus"] = static_cast<double>(catalog.gpus.size());
+}
+BENCHMARK(BM_RankEmbeddedCatalog)->Unit(benchmark::kMicrosecond);
+
+// Ranking by speed tries every count of every card (no early stop).
+void BM_RankEmbeddedCatalogBySpeed(benchmark::State& state) {
+    const Workload& w = workload_8b_qlora();
+    const Catalog& catalog = embedded::catalog();
+    RankOptions options;
+    options.rank_by = RankBy::Speed;
+    for (auto _ : state) {
+        auto recs = rank(w, catalog, options);
+        benchmark::DoNotOptimize(recs);
+    }
+}
+BENCHMARK(BM_RankEmbeddedCatalogBySpeed)->Unit(benchmark::kMicrosecond);
+
+// One plan: what rank pays per card and GPU count.
+void BM_EvaluatePlan(benchmark::State& state) {
+    const Workload& w = workload_8b_qlora();
+    const Gpu& gpu = resolve_gpu(embedded::catalog(), "rtx-4090");
+    const RankOptions options;
+    for (auto _ : state) {
+        Recommendation r = evaluate_plan(w, gpu, 1, options);
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_EvaluatePlan)->Unit(benchmark::kNanosecond);
+
+// Printing: the table and the JSON document of `gpuadvise --model 8B --method qlora [--json]`.
+void BM_ReportText(benchmark::State& state) {
+    const Workload& w = workload_8b_qlora();
+    const RankOptions options;
+    const auto recs = rank(w, embedded::catalog(), options);
+    const MemoryEstimate m = estimate(w);
+    for (auto _ : state) {
+        std::string s = recommend_text(w, m, recs, 10, options, embedded::catalog().gpus.size());
+        benchmark::DoNotOptimize(s);
+    }
+}
+BENCHMARK(BM_ReportText)->Unit(benchmark::kMicrosecond);
+
+void BM_ReportJson(benchmark::State& state) {
+    const Workload& w = workload_8b_qlora();
+    const RankOptions options;
+    const auto recs = rank(w, embedded::catalog(), options);
+    const MemoryEstimate m = estimate(w);
+    for (auto _ : state) {
+        std::string s = recommend_json(w, m, recs, 10, options).dump(2);
+        benchmark::DoNotOptimize(s);
+    }
+}
+BENCHMARK(BM_ReportJson)->Unit(benchmark::kMicrosecond);
+
+// The whole command in-process (CLI11 set-up and parsing, resolve, rank,
+// print into a string). The embedded catalog and presets are parsed once per
+// process and cached, so this excludes them: add BM_ParseEmbeddedCatalog and
+// BM_ParseModelPresets for a cold process.
+void run_cli(benchmark::State& state, std::vector<std::string> args) {
+    args.insert(args.begin(), "gpuadvise");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    static std::istringstream in;
+    static std::ostringstream out, err;  // outlive the logger run() installs
+    for (auto _ : state) {
+        out.str("");
+        err.str("");
+        const int rc = cli::run(static_cast<int>(args.size()), argv.data(), in, out, err);
+        if (rc != 0) state.SkipWithError("gpuadvise failed");
+        benchmark::DoNotOptimize(rc);
+    }
+    state.counters["out_bytes"] = static_cast<double>(out.str().size());
+}
+BENCHMARK_CAPTURE(run_cli, recommend_text, {"--model", "8B", "--method", "qlora"})->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(run_cli, recommend_json, {"--model", "8B", "--method", "qlora", "--json"})->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(run_cli, rules, {"rules"})->Unit(benchmark::kMicrosecond);
+
+// ---- scaling: synthetic catalogs of N entries, cloned from the embedded ones
+// with new ids and aliases (both must be unique).
+
+const std::string& synthetic_catalog(std::size_t n) {
+    static std::map<std::size_t, std::string> cache;
+    auto& text = cache[n];
+    if (!text.empty()) return text;
+    const nlohmann::ordered_json base = nlohmann::ordered_json::parse(embedded::gpus_json());
+    nlohmann::ordered_json out = base;
+    auto& gpus = out["gpus"];
+    gpus = nlohmann::ordered_json::array();
+    const auto& source = base["gpus"];
+    for (std::size_t i = 0; i < n; ++i) {
+        nlohmann::ordered_json g = source[i % source.size()];
+        const std::string prefix = "s" + std::to_string(i) + "-";
+        g["id"] = prefix + g["id"].get<std::string>();
+        if (g.contains("aliases"))
+            for (auto& alias : g["aliases"]) alias = prefix + alias.get<std::string>();
+        gpus.push_back(std::move(g));
+    }
+    text = out.dump(1);
+    return text;
+}
+
+void set_per_entry(benchmark::State& state, std::size_t n, const std::string& text) {
+    state.counters["entries"] = static_cast<double>(n);
+    state.counters["per_entry"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
+}
+
+void BM_ScaleParse(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const std::string& text = synthetic_catalog(n);
+    for (auto _ : state) {
+        Catalog c = parse_catalog(text, "synthetic");
+        benchmark::DoNotOptimize(c);
+    }
+    set_per_entry(state, n, text);
+}
+
+void BM_ScaleRank(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const std::string& text = synthetic_catalog(n);
+    const Catalog c = parse_catalog(text, "synthetic");
+    const RankOptions options;
+    for (auto _ : state) {
+        auto recs = rank(workload_8b_qlora(), c, options);
+        benchmark::DoNotOptimize(recs);
+    }
+    set_per_entry(state, n, text);
+}
+
+void BM_ScaleParseAndRank(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const std::string& text = synthetic_catalog(n);
+    const RankOptions options;
+    for (auto _ : state) {
+        Catalog c = parse_catalog(text, "synthetic");
+        auto recs = rank(workload_8b_qlora(), c, options);
+        benchmark::DoNotOptimize(recs);
+    }
+    set_per_entry(state, n, text);
+}
+
+// The 100k runs take seconds each; one iteration is enough.
+void scale_args(benchmark::internal::Benchmark* b) {
+    b->Unit(benchmark::kMillisecond)->Arg(1000)->Arg(10000);
+    b->Arg(100000)->Iterations(1);
+}
+BENCHMARK(BM_ScaleParse)->Apply(scale_args);
+BENCHMARK(BM_ScaleRank)->Apply(scale_args);
+BENCHMARK(BM_ScaleParseAndRank)->Apply(scale_args);
+
+}  // namespace
+
+BENCHMARK_MAIN();

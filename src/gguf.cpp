@@ -1,0 +1,557 @@
+#include "gpuadvise/gguf.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <stdexcept>
+#include <unordered_set>
+#include <vector>
+
+#include "gpuadvise/error.hpp"
+
+namespace gpuadvise {
+namespace {
+
+using u64 = std::uint64_t;
+using u32 = std::uint32_t;
+
+constexpr u64 kMaxI64 = static_cast<u64>(std::numeric_limits<std::int64_t>::max());
+
+// ggml's tensor types, indexed by id. Ids: enum ggml_type in ggml/include/ggml.h;
+// block sizes: the type_traits table in ggml/src/ggml.c; type sizes: sizeof of
+// the block structs in ggml/src/ggml-common.h, whose static_asserts spell out
+// each sum (llama.cpp, ggml-org/llama.cpp, 2025). Empty names are ids removed
+// from GGUF files: Q4_2/Q4_3 (4, 5) and the repacked Q4_0_x_x and IQ4_NL_x_x
+// layouts (31-33, 36-38), which llama.cpp now builds at load time instead.
+constexpr std::array<GgmlType, 42> kGgmlTypes = {{
+    {"F32", 1, 4},         // 0
+    {"F16", 1, 2},         // 1
+    {"Q4_0", 32, 18},      // 2: fp16 scale + 16 bytes of nibbles
+    {"Q4_1", 32, 20},      // 3: fp16 scale and min + 16
+    {"", 0, 0},            // 4
+    {"", 0, 0},            // 5
+    {"Q5_0", 32, 22},      // 6: 2 + 4 (fifth bits) + 16
+    {"Q5_1", 32, 24},      // 7: 4 + 4 + 16
+    {"Q8_0", 32, 34},      // 8: 2 + 32
+    {"Q8_1", 32, 36},      // 9: 4 + 32
+    {"Q2_K", 256, 84},     // 10: 16 scales + 64 quants + 4
+    {"Q3_K", 256, 110},    // 11: 32 hmask + 64 + 12 scales + 2
+    {"Q4_K", 256, 144},    // 12: 4 + 12 scales + 128
+    {"Q5_K", 256, 176},    // 13: 4 + 12 + 32 high bits + 128
+    {"Q6_K", 256, 210},    // 14: 128 + 64 + 16 scales + 2
+    {"Q8_K", 256, 292},    // 15: fp32 scale + 256 + 32 (bsums)
+    {"IQ2_XXS", 256, 66},  // 16: 2 + 64
+    {"IQ2_XS", 256, 74},   // 17: 2 + 64 + 8
+    {"IQ3_XXS", 256, 98},  // 18: 2 + 96
+    {"IQ1_S", 256, 50},    // 19: 2 + 32 + 16
+    {"IQ4_NL", 32, 18},    // 20: 2 + 16
+    {"IQ3_S", 256, 110},   // 21: 2 + 13 * 8 + 4
+    {"IQ2_S", 256, 82},    // 22: 2 + 64 + 16
+    {"IQ4_XS", 256, 136},  // 23: 2 + 2 + 4 + 128
+    {"I8", 1, 1},          // 24
+    {"I16", 1, 2},         // 25
+    {"I32", 1, 4},         // 26
+    {"I64", 1, 8},         // 27
+    {"F64", 1, 8},         // 28
+    {"IQ1_M", 256, 56},    // 29: 32 + 16 + 8
+    {"BF16", 1, 2},        // 30
+    {"", 0, 0},            // 31
+    {"", 0, 0},            // 32
+    {"", 0, 0},            // 33
+    {"TQ1_0", 256, 54},    // 34: 48 + 4 + 2
+    {"TQ2_0", 256, 66},    // 35: 64 + 2
+    {"", 0, 0},            // 36
+    {"", 0, 0},            // 37
+    {"", 0, 0},            // 38
+    {"MXFP4", 32, 17},     // 39: E8M0 scale + 16
+    {"NVFP4", 64, 36},     // 40: 4 UE4M3 scales + 32
+    {"Q1_0", 128, 18},     // 41: 2 + 16
+}};
+
+// GGUF metadata value types (gguf.h, enum gguf_type).
+enum : u32 {
+    kU8 = 0,
+    kI8 = 1,
+    kU16 = 2,
+    kI16 = 3,
+    kU32 = 4,
+    kI32 = 5,
+    kF32 = 6,
+    kBool = 7,
+    kString = 8,
+    kArray = 9,
+    kU64 = 10,
+    kI64 = 11,
+    kF64 = 12,
+};
+
+bool is_integer_type(u32 t) { return t <= kI32 || t == kU64 || t == kI64; }
+
+// Bytes of one fixed-size value; 0 for strings, arrays and unknown types.
+u64 fixed_size(u32 t) {
+    switch (t) {
+        case kU8: case kI8: case kBool: return 1;
+        case kU16: case kI16: return 2;
+        case kU32: case kI32: case kF32: return 4;
+        case kU64: case kI64: case kF64: return 8;
+        default: return 0;
+    }
+}
+
+const char* type_name(u32 t) {
+    static constexpr std::array<const char*, 13> kNames = {"uint8",  "int8",  "uint16", "int16", "uint32",
+                                                           "int32",  "float32", "bool", "string", "array",
+                                                           "uint64", "int64", "float64"};
+    return t < kNames.size() ? kNames[t] : "unknown";
+}
+
+u32 byteswap32(u32 v) {
+    return ((v & 0xFFu) << 24) | ((v & 0xFF00u) << 8) | ((v >> 8) & 0xFF00u) | (v >> 24);
+}
+
+// Cursor over the bytes given. Every read first checks the bytes against the
+// file: past the end of the file is a truncated or corrupt file; past the end
+// of the bytes given (but inside the file) asks the caller for more.
+class Reader {
+public:
+    Reader(std::string_view bytes, u64 file_size, std::string_view source)
+        : bytes_(bytes), file_size_(file_size), source_(source) {}
+
+    u64 pos() const { return pos_; }
+    u64 left_in_file() const { return file_size_ - pos_; }
+    // What is being read, for messages ("tensor 3 ('blk.0.attn_q.weight')").
+    void set_where(std::string where) { where_ = std::move(where); }
+
+    [[noreturn]] void fail(std::string_view problem) const {
+        throw InputError(fmt::format("{}: {}", source_, problem));
+    }
+
+    void need(u64 n, std::string_view what) const {
+        if (n <= bytes_.size() - pos_) return;
+        if (n > left_in_file())
+            fail(fmt::format("{} of {} at byte {} needs {} bytes but only {} are left in the file (truncated or "
+                             "corrupt file)",
+                             what, where_, pos_, n, left_in_file()));
+        const u64 end = pos_ + n;
+        if (end > kGgufMetadataLimit)
+            fail(fmt::format("the GGUF metadata runs past {} MiB ({} of {} at byte {}); not a model file gpuadvise "
+                             "can read",
+                             kGgufMetadataLimit / kMiB, what, where_, pos_));
+        // Here bytes_.size() < end <= the limit, so doubling cannot overflow.
+        const u64 want = std::min({std::max<u64>(end, 2 * bytes_.size()), file_size_, kGgufMetadataLimit});
+        throw NeedMoreBytes(fmt::format("{}: the GGUF metadata continues past the first {} bytes read; read the "
+                                        "first {} bytes",
+                                        source_, bytes_.size(), want),
+                            want);
+    }
+
+    template <typename T>
+    T read(std::string_view what) {
+        need(sizeof(T), what);
+        u64 v = 0;
+        for (std::size_t i = 0; i < sizeof(T); ++i)
+            v |= static_cast<u64>(static_cast<unsigned char>(bytes_[static_cast<std::size_t>(pos_) + i])) << (8 * i);
+        pos_ += sizeof(T);
+        return static_cast<T>(v);
+    }
+
+    void skip(u64 n, std::string_view what) {
+        need(n, what);
+        pos_ += n;
+    }
+
+    std::string_view string(std::string_view what) {
+        const u64 n = read<u64>(what);
+        need(n, what);
+        const std::string_view s = bytes_.substr(static_cast<std::size_t>(pos_), static_cast<std::size_t>(n));
+        pos_ += n;
+        return s;
+    }
+
+private:
+    std::string_view bytes_;
+    u64 file_size_;
+    std::string_view source_;
+    u64 pos_ = 0;
+    std::string where_ = "the header";
+};
+
+// A metadata value, reduced to what sizing a model needs: integers, strings,
+// and for arrays their length and largest integer (per-layer arrays such as
+// OpenELM's head counts). Strings view the caller's bytes.
+struct Value {
+    u32 type = 0;
+    bool integer_ok = false;  // an integer that fits in int64
+    std::int64_t integer = 0;
+    std::string_view text;
+    u32 elem_type = 0;
+    u64 count = 0;
+    bool max_ok = false;  // count > 0 and every element an int64-sized integer
+    std::int64_t max = 0;
+};
+
+// Reads an integer of GGUF type `t`; false when a uint64 exceeds int64.
+bool read_integer(Reader& r, u32 t, std::int64_t& out) {
+    switch (t) {
+        case kU8: out = r.read<std::uint8_t>("a uint8 value"); return true;
+        case kI8: out = static_cast<std::int8_t>(r.read<std::uint8_t>("an int8 value")); return true;
+        case kU16: out = r.read<std::uint16_t>("a uint16 value"); return true;
+        case kI16: out = static_cast<std::int16_t>(r.read<std::uint16_t>("an int16 value")); return true;
+        case kU32: out = r.read<u32>("a uint32 value"); return true;
+        case kI32: out = static_cast<std::int32_t>(r.read<u32>("an int32 value")); return true;
+        case kI64: out = static_cast<std::int64_t>(r.read<u64>("an int64 value")); return true;
+        default: {  // kU64
+            const u64 v = r.read<u64>("a uint64 value");
+            out = static_cast<std::int64_t>(std::min(v, kMaxI64));
+            return v <= kMaxI64;
+        }
+    }
+}
+
+// GGUF allows arrays of arrays; real files nest at most once.
+constexpr int kMaxArrayDepth = 3;
+
+Value read_value(Reader& r, u32 type, int depth) {
+    Value v;
+    v.type = type;
+    if (is_integer_type(type)) {
+        v.integer_ok = read_integer(r, type, v.integer);
+        return v;
+    }
+    switch (type) {
+        case kF32:
+        case kF64:
+        case kBool: r.skip(fixed_size(type), "a value"); return v;
+        case kString: v.text = r.string("a string value"); return v;
+        case kArray: break;
+        default: r.fail(fmt::format("unknown metadata value type {} at byte {} (corrupt file)", type, r.pos() - 4));
+    }
+    v.elem_type = r.read<u32>("an array's element type");
+    v.count = r.read<u64>("an array's length");
+    // The least each element occupies, so a length the file cannot hold is
+    // rejected before any element is read.
+    u64 least = fixed_size(v.elem_type);
+    if (v.elem_type == kString) least = 8;
+    if (v.elem_type == kArray) least = 12;
+    if (least == 0)
+        r.fail(fmt::format("unknown array element type {} at byte {} (corrupt file)", v.elem_type, r.pos() - 12));
+    if (v.elem_type == kArray && depth >= kMaxArrayDepth)
+        r.fail(fmt::format("arrays nested more than {} deep at byte {} (corrupt file)", kMaxArrayDepth, r.pos()));
+    if (v.count > r.left_in_file() / least)
+        r.fail(fmt::format("an array at byte {} claims {} elements, more than the {} bytes left in the file can hold "
+                           "(corrupt file)",
+                           r.pos() - 12, v.count, r.left_in_file()));
+    if (is_integer_type(v.elem_type)) {
+        r.need(v.count * least, "an array");
+        v.max_ok = v.count > 0;
+        for (u64 i = 0; i < v.count; ++i) {
+            std::int64_t x = 0;
+            v.max_ok = read_integer(r, v.elem_type, x) && v.max_ok;
+            v.max = i == 0 ? x : std::max(v.max, x);
+        }
+    } else if (v.elem_type == kString || v.elem_type == kArray) {
+        for (u64 i = 0; i < v.count; ++i) read_value(r, v.elem_type, depth + 1);
+    } else {
+        r.skip(v.count * least, "an array");
+    }
+    return v;
+}
+
+std::string shape_text(const std::array<u64, 4>& dims, u32 n_dims) {
+    std::string out = "[";
+    for (u32 d = 0; d < n_dims; ++d) out += (d > 0 ? ", " : "") + std::to_string(dims[d]);
+    return out + "]";
+}
+
+// Names and strings shown to the user: control characters (a terminal escape
+// in a file from the internet) become '?'.
+std::string display_text(std::string_view text) {
+    std::string out(text.substr(0, 200));
+    for (char& c : out) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) c = '?';
+    }
+    return out;
+}
+
+struct TensorRecord {
+    std::string_view name;
+    u64 offset = 0;
+    u64 bytes = 0;
+};
+
+// What the tensor names say about the block structure (llama.cpp's names:
+// blk.N.attn_q.weight, blk.N.ffn_gate.weight, ...), so that count_params on
+// the returned shape matches the file for the common families.
+struct TensorHints {
+    bool has_output = false;
+    bool gated = false;
+    bool up = false;
+    bool norm_bias = false;
+    bool qkv_bias = false;
+    bool out_bias = false;
+    bool mlp_bias = false;
+    bool qk_norm = false;
+    std::int64_t layer0_norms = 0;
+    std::int64_t position_rows = 0;
+    std::int64_t embedding_rows = 0;
+
+    void add(std::string_view name, const std::array<u64, 4>& dims, u32 n_dims) {
+        const auto rows = [&] { return n_dims >= 2 ? static_cast<std::int64_t>(dims[1]) : 0; };
+        if (name == "output.weight") has_output = true;
+        if (name == "position_embd.weight") position_rows = rows();
+        if (name == "token_embd.weight") embedding_rows = rows();
+        if (name.substr(0, 4) != "blk.") return;
+        const std::size_t dot = name.find('.', 4);
+        if (dot == std::string_view::npos) return;
+        const std::string_view layer = name.substr(4, dot - 4);
+        const std::string_view s = name.substr(dot + 1);
+        if (s == "ffn_gate.weight" || s == "ffn_gate_exps.weight") gated = true;
+        if (s == "ffn_up.weight" || s == "ffn_up_exps.weight") up = true;
+        if (s == "attn_norm.bias") norm_bias = true;
+        if (s == "attn_q.bias" || s == "attn_qkv.bias") qkv_bias = true;
+        if (s == "attn_output.bias") out_bias = true;
+        if (s == "ffn_up.bias" || s == "ffn_down.bias") mlp_bias = true;
+        if (s == "attn_q_norm.weight") qk_norm = true;
+        if (layer == "0" && (s == "attn_norm.weight" || s == "attn_norm_2.weight" || s == "ffn_norm.weight" ||
+                             s == "post_attention_norm.weight" || s == "post_ffw_norm.weight"))
+            ++layer0_norms;
+    }
+};
+
+u64 add_checked(u64 a, u64 b, const Reader& r, std::string_view what) {
+    if (b > std::numeric_limits<u64>::max() - a) r.fail(fmt::format("the {} overflow 64 bits (corrupt file)", what));
+    return a + b;
+}
+
+}  // namespace
+
+const GgmlType* ggml_type(std::uint32_t id) {
+    if (id >= kGgmlTypes.size() || kGgmlTypes[id].block_size == 0) return nullptr;
+    return &kGgmlTypes[id];
+}
+
+GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string_view source) {
+    if (bytes.size() > file_size) throw std::invalid_argument("parse_gguf: more bytes given than the file size");
+    Reader r(bytes, file_size, source);
+    if (file_size < 4) r.fail(fmt::format("not a GGUF file (only {} bytes long)", file_size));
+    r.need(4, "the magic");
+    if (bytes.substr(0, 4) != "GGUF") r.fail("not a GGUF file (it does not start with \"GGUF\")");
+    r.skip(4, "the magic");
+
+    GgufInfo info;
+    info.version = r.read<u32>("the version");
+    if (info.version == 1)
+        r.fail("GGUF version 1 is not supported (only versions 2 and 3); convert the model again with a current "
+               "llama.cpp");
+    if (info.version != 2 && info.version != 3) {
+        const u32 swapped = byteswap32(info.version);
+        if (swapped == 2 || swapped == 3) r.fail("a big-endian GGUF file; only little-endian files are supported");
+        r.fail(fmt::format("unsupported GGUF version {} (gpuadvise reads versions 2 and 3)", info.version));
+    }
+    const u64 tensor_count = r.read<u64>("the tensor count");
+    const u64 kv_count = r.read<u64>("the metadata count");
+    // Each entry occupies a minimum number of bytes (an empty key or name, a
+    // type, a value or offset), so counts the file cannot hold are rejected
+    // before anything is read or allocated.
+    constexpr u64 kMinKvBytes = 8 + 4 + 1;
+    constexpr u64 kMinTensorBytes = 8 + 4 + 4 + 8;
+    if (kv_count > r.left_in_file() / kMinKvBytes)
+        r.fail(fmt::format("the header claims {} metadata entries, more than a {}-byte file can hold (truncated or "
+                           "corrupt file)",
+                           kv_count, file_size));
+    if (tensor_count > r.left_in_file() / kMinTensorBytes)
+        r.fail(fmt::format("the header claims {} tensors, more than a {}-byte file can hold (truncated or corrupt "
+                           "file)",
+                           tensor_count, file_size));
+    info.tensor_count = tensor_count;
+
+    // Metadata. The map grows only with entries actually read from `bytes`.
+    std::map<std::string_view, Value> kv;
+    for (u64 i = 0; i < kv_count; ++i) {
+        r.set_where(fmt::format("metadata entry {}", i));
+        const std::string_view key = r.string("the key");
+        r.set_where(fmt::format("metadata entry {} ('{}')", i, printable_name(key)));
+        const u32 type = r.read<u32>("the value type");
+        const Value value = read_value(r, type, 0);
+        if (!kv.emplace(key, value).second)
+            r.fail(fmt::format("duplicate metadata key '{}' (corrupt file)", printable_name(key)));
+    }
+    const auto find = [&kv](std::string_view key) -> const Value* {
+        const auto it = kv.find(key);
+        return it == kv.end() ? nullptr : &it->second;
+    };
+    // 0 when absent; for an integer array, its largest element.
+    const auto get_int = [&](std::string_view key) -> std::int64_t {
+        const Value* v = find(key);
+        if (v == nullptr) return 0;
+        if (is_integer_type(v->type) && v->integer_ok) return v->integer;
+        if (v->type == kArray && is_integer_type(v->elem_type) && v->max_ok) return v->max;
+        if (is_integer_type(v->type))
+            r.fail(fmt::format("'{}' is too large for a model (corrupt file)", printable_name(key)));
+        r.fail(fmt::format("'{}' must be an integer (got a {})", printable_name(key), type_name(v->type)));
+    };
+    const auto get_string = [&](std::string_view key) -> std::string_view {
+        const Value* v = find(key);
+        if (v == nullptr) return {};
+        if (v->type != kString)
+            r.fail(fmt::format("'{}' must be a string (got a {})", printable_name(key), type_name(v->type)));
+        return v->text;
+    };
+
+    u64 alignment = 32;  // GGUF's default when general.alignment is absent
+    if (find("general.alignment") != nullptr) {
+        const std::int64_t a = get_int("general.alignment");
+        if (a <= 0 || a > static_cast<std::int64_t>(kGiB) || (a & (a - 1)) != 0)
+            r.fail(fmt::format("'general.alignment' = {} must be a power of two", a));
+        alignment = static_cast<u64>(a);
+    }
+
+    // Tensor infos. Sums are accumulated with overflow checks; the records
+    // grow only with tensors actually read from `bytes`.
+    std::vector<TensorRecord> tensors;
+    std::unordered_set<std::string_view> names;
+    std::array<u64, kGgmlTypes.size()> all_bytes{};
+    std::array<u64, kGgmlTypes.size()> matrix_bytes{};
+    TensorHints hints;
+    for (u64 i = 0; i < tensor_count; ++i) {
+        r.set_where(fmt::format("tensor {}", i));
+        const std::string_view name = r.string("the name");
+        const std::string shown = printable_name(name);
+        r.set_where(fmt::format("tensor {} ('{}')", i, shown));
+        const u32 n_dims = r.read<u32>("the dimension count");
+        if (n_dims > 4) r.fail(fmt::format("tensor '{}' has {} dimensions; GGUF allows at most 4", shown, n_dims));
+        std::array<u64, 4> dims = {1, 1, 1, 1};
+        for (u32 d = 0; d < n_dims; ++d) dims[d] = r.read<u64>("a dimension");
+        u64 elements = 1;
+        for (u32 d = 0; d < n_dims; ++d) {
+            if (dims[d] > kMaxI64 || (dims[d] != 0 && elements > kMaxI64 / dims[d]))
+                r.fail(fmt::format("tensor '{}' has shape {}, more elements than fit in 64 bits (corrupt file)",
+                                   shown, shape_text(dims, n_dims)));
+            elements *= dims[d];
+        }
+        const u32 type_id = r.read<u32>("the type");
+        const GgmlType* type = ggml_type(type_id);
+        if (type == nullptr)
+            r.fail(fmt::format("tensor '{}' has unknown ggml type {} (a type newer than gpuadvise, or a corrupt file)",
+                               shown, type_id));
+        const u64 offset = r.read<u64>("the data offset");
+        if (dims[0] % type->block_size != 0)
+            r.fail(fmt::format("tensor '{}' has rows of {} elements, not a multiple of the {}-element blocks of {}",
+                               shown, dims[0], type->block_size, type->name));
+        const u64 blocks = elements / type->block_size;
+        if (blocks > std::numeric_limits<u64>::max() / type->type_size)
+            r.fail(fmt::format("tensor '{}' has shape {}, more bytes than fit in 64 bits (corrupt file)", shown,
+                               shape_text(dims, n_dims)));
+        const u64 tensor_bytes = blocks * type->type_size;
+        if (!names.insert(name).second) r.fail(fmt::format("duplicate tensor name '{}' (corrupt file)", shown));
+        tensors.push_back({name, offset, tensor_bytes});
+        info.params = add_checked(info.params, elements, r, "tensor element counts");
+        info.weight_bytes = add_checked(info.weight_bytes, tensor_bytes, r, "tensor sizes");
+        all_bytes[type_id] += tensor_bytes;  // each sum is at most weight_bytes
+        if (n_dims >= 2) matrix_bytes[type_id] += tensor_bytes;
+        hints.add(name, dims, n_dims);
+    }
+    if (tensors.empty())
+        r.fail("the file has no tensors (a vocabulary-only GGUF?); gpuadvise needs a file with the model's weights");
+
+    // Tensor data starts at the next multiple of the alignment; offsets are
+    // relative to it. A header that claims more data than the file holds is a
+    // truncated download or a corrupt file.
+    const u64 header_end = r.pos();
+    const u64 data_start = add_checked(header_end, (alignment - header_end % alignment) % alignment, r, "offsets");
+    if (data_start > file_size)
+        r.fail(fmt::format("the file ends at byte {}, before its tensor data begins at byte {} (truncated file)",
+                           file_size, data_start));
+    const u64 data_size = file_size - data_start;
+    for (const TensorRecord& t : tensors) {
+        if (t.offset % alignment != 0)
+            r.fail(fmt::format("tensor '{}' starts at data offset {}, not a multiple of the alignment {} (corrupt file)",
+                               printable_name(t.name), t.offset, alignment));
+        if (t.offset > data_size || t.bytes > data_size - t.offset)
+            r.fail(fmt::format("tensor '{}' ({} bytes at data offset {}) runs past the end of the file, which holds {} "
+                               "bytes of tensor data (truncated download?)",
+                               printable_name(t.name), t.bytes, t.offset, data_size));
+    }
+    if (info.weight_bytes > data_size)
+        r.fail(fmt::format("the tensors claim {} bytes but the file holds only {} bytes of tensor data (overlapping "
+                           "tensors; corrupt file)",
+                           info.weight_bytes, data_size));
+    if (info.params == 0) r.fail("the tensors hold no elements");
+
+    // The model's shape, from the metadata keys llama.cpp writes.
+    info.architecture = display_text(get_string("general.architecture"));
+    if (info.architecture.empty()) r.fail("missing 'general.architecture' in the GGUF metadata");
+    info.name = display_text(get_string("general.name"));
+    if (find("general.file_type") != nullptr) info.file_type = get_int("general.file_type");
+    const std::string prefix = std::string(get_string("general.architecture")) + ".";
+    const auto arch_int = [&](const char* suffix) { return get_int(prefix + suffix); };
+    const auto require = [&](const char* suffix, std::int64_t value) {
+        if (value == 0)
+            r.fail(fmt::format("'{}{}' is missing or zero in the GGUF metadata; gpuadvise cannot size this model",
+                               printable_name(prefix), suffix));
+    };
+
+    Architecture& a = info.arch;
+    a.model_type = info.architecture;
+    a.layers = arch_int("block_count");
+    a.hidden = arch_int("embedding_length");
+    a.heads = arch_int("attention.head_count");
+    require("block_count", a.layers);
+    require("embedding_length", a.hidden);
+    require("attention.head_count", a.heads);
+    a.kv_heads = arch_int("attention.head_count_kv");
+    if (a.kv_heads == 0) a.kv_heads = a.heads;  // GGUF: absent means no grouping
+    a.head_dim = arch_int("attention.key_length");
+    if (a.head_dim == 0 && a.heads > 0) a.head_dim = a.hidden / a.heads;
+    a.max_position = arch_int("context_length");
+    a.sliding_window = arch_int("attention.sliding_window");
+    a.intermediate = arch_int("feed_forward_length");
+    a.experts = arch_int("expert_count");
+    if (a.experts > 0) {
+        a.experts_per_token = arch_int("expert_used_count");
+        a.moe_intermediate = arch_int("expert_feed_forward_length");
+        if (a.moe_intermediate == 0) a.moe_intermediate = a.intermediate;  // Mixtral: every FFN is an expert
+        if (a.intermediate == 0) a.intermediate = a.moe_intermediate;
+        a.shared_intermediate = arch_int("expert_shared_feed_forward_length");
+        if (a.shared_intermediate == 0) a.shared_intermediate = arch_int("expert_shared_count") * a.moe_intermediate;
+        a.dense_layers = arch_int("leading_dense_block_count");
+    }
+    require("feed_forward_length", a.intermediate);
+
+    if (const Value* tokens = find("tokenizer.ggml.tokens"); tokens != nullptr) {
+        if (tokens->type != kArray) r.fail("'tokenizer.ggml.tokens' must be an array");
+        a.vocab = static_cast<std::int64_t>(std::min(tokens->count, kMaxI64));
+    }
+    if (a.vocab == 0) a.vocab = arch_int("vocab_size");
+    if (a.vocab == 0) a.vocab = hints.embedding_rows;
+    if (a.vocab == 0)
+        r.fail("the vocabulary size is unknown (no 'tokenizer.ggml.tokens', '" + printable_name(prefix) +
+               "vocab_size' or 'token_embd.weight')");
+
+    a.tied_embeddings = !hints.has_output;
+    if (hints.up && !hints.gated) a.mlp = MlpKind::Plain;
+    if (hints.norm_bias) a.norm = NormKind::LayerNorm;
+    if (hints.layer0_norms > 0) a.norms_per_layer = hints.layer0_norms;
+    a.qkv_bias = hints.qkv_bias;
+    a.out_bias = hints.out_bias;
+    a.mlp_bias = hints.mlp_bias;
+    a.qk_norm = hints.qk_norm;
+    a.learned_positions = hints.position_rows;
+    validate_architecture(a, source);
+
+    // The quantisation is the type of most weight-matrix bytes; a file of
+    // vectors only (no such tensor) falls back to all tensors.
+    const bool any_matrix = std::any_of(matrix_bytes.begin(), matrix_bytes.end(), [](u64 b) { return b > 0; });
+    const auto& by_type = any_matrix ? matrix_bytes : all_bytes;
+    const auto top = std::max_element(by_type.begin(), by_type.end());  // first of equals: lowest id
+    info.quantization = std::string(kGgmlTypes[static_cast<std::size_t>(top - by_type.begin())].name);
+    for (std::size_t id = 0; id < all_bytes.size(); ++id)
+        if (all_bytes[id] > 0) info.type_bytes[std::string(kGgmlTypes[id].name)] = all_bytes[id];
+    info.bits_per_weight = 8.0 * static_cast<double>(info.weight_bytes) / static_cast<double>(info.params);
+    return info;
+}
+
+}  // namespace gpuadvise
