@@ -308,6 +308,9 @@ std::vector<std::string> parse_safetensors_index(std::string_view json_text, std
         j = json::parse(json_text);
     } catch (const json::parse_error& e) {
         throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", source, e.byte));
+    } catch (const json::exception&) {
+        // nlohmann reports a number beyond double's range (1e999) as out_of_range, not parse_error.
+        throw InputError(fmt::format("{}: not valid JSON (a number out of range)", source));
     }
     if (!j.is_object())
         throw InputError(fmt::format("{}: expected a JSON object (a model.safetensors.index.json)", source));

@@ -5,6 +5,9 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
@@ -49,11 +52,13 @@ std::string read_input(const std::string& path, std::string_view flag, std::istr
 
 // Flags shared by every command.
 struct Common {
-    std::string catalog_path, merge_path;
+    std::string catalog_path, merge_path, format, color;
     bool json = false;
     int verbosity = 0;
 
     void add(CLI::App& app) {
+        app.add_option("--format", format, "Output: table | json | csv | markdown  [default: table]");
+        app.add_option("--color", color, "Colour: auto (terminal, unless NO_COLOR is set) | always | never  [default: auto]");
         app.add_option("--catalog", catalog_path, "Use this GPU catalog instead of the embedded one (env GPUADVISE_CATALOG)");
         app.add_option("--catalog-merge", merge_path, "Extend or override the catalog with entries from FILE");
         app.add_flag("--json", json, "Print one JSON object (schema 1) on stdout");
@@ -247,7 +252,37 @@ struct Context {
     std::ostream& out;
     std::ostream& err;
     Common common;
+    Format format = Format::Table;
+    Style style;
+    bool json() const { return format == Format::Json; }
 };
+
+// Output settings from flags and the terminal: colour only on a terminal and
+// never with NO_COLOR (any non-empty value), unless --color says otherwise;
+// tables fit the terminal's width, and are never cut when piped.
+void resolve_output(Context& ctx, bool stdout_is_terminal) {
+    if (ctx.common.json) {
+        if (!ctx.common.format.empty() && normalize_name(ctx.common.format) != "json")
+            throw InputError(fmt::format("--json and --format {} disagree; give one", ctx.common.format));
+        ctx.format = Format::Json;
+    } else if (!ctx.common.format.empty()) {
+        const std::string f = parse_choice(ctx.common.format, "--format", {"table", "json", "csv", "markdown"});
+        ctx.format = f == "json" ? Format::Json : f == "csv" ? Format::Csv : f == "markdown" ? Format::Markdown : Format::Table;
+    }
+    const std::string color = ctx.common.color.empty() ? "auto" : parse_choice(ctx.common.color, "--color", {"auto", "always", "never"});
+    const char* no_color = std::getenv("NO_COLOR");
+    const bool no_color_set = no_color && *no_color;
+    ctx.style.color = ctx.format == Format::Table &&
+                      (color == "always" || (color == "auto" && stdout_is_terminal && !no_color_set));
+    if (stdout_is_terminal && ctx.format == Format::Table) {
+        std::size_t width = 0;
+        winsize ws{};
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) width = ws.ws_col;
+        if (const char* columns = std::getenv("COLUMNS"); width == 0 && columns)
+            width = static_cast<std::size_t>(std::strtoul(columns, nullptr, 10));
+        ctx.style.width = width > 0 ? width : 80;
+    }
+}
 
 Catalog load_catalog(const Common& c, std::istream& in) {
     std::string path = c.catalog_path;
@@ -288,11 +323,11 @@ int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
     }
     const MemoryEstimate memory = estimate(single);
     const auto recs = rank(w, catalog, options);
-    if (ctx.common.json) {
+    if (ctx.json()) {
         print_json(ctx.out, recommend_json(single, memory, recs, rf.top, options));
     } else {
-        ctx.out << recommend_text(single, memory, recs, rf.top, options, catalog.gpus.size());
-        if (rf.explain) {
+        ctx.out << recommend_text(single, memory, recs, rf.top, options, catalog.gpus.size(), ctx.format, ctx.style);
+        if (rf.explain && ctx.format != Format::Csv) {
             for (std::size_t i = 0; i < recs.size() && i < rf.top; ++i) {
                 ctx.out << fmt::format("\n#{} {} x{} ({}):\n", i + 1, recs[i].gpu->id, recs[i].count, to_string(recs[i].strategy));
                 if (recs[i].fired.empty()) ctx.out << "  no rule fired\n";
@@ -309,8 +344,9 @@ int cmd_estimate(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_n
     log_workload(w);
     const MemoryEstimate memory = estimate(w);
     if (gpu_name.empty()) {
-        if (ctx.common.json) print_json(ctx.out, estimate_json(w, memory));
-        else ctx.out << workload_text(w) << '\n' << memory_text(memory, w);
+        if (ctx.json()) print_json(ctx.out, estimate_json(w, memory));
+        else if (ctx.format == Format::Csv) ctx.out << render_csv(memory_table(memory));
+        else ctx.out << "Workload\n" << workload_text(w) << '\n' << memory_text(memory, w, ctx.format, ctx.style);
         return kExitOk;
     }
     const Catalog catalog = load_catalog(ctx.common, ctx.in);
@@ -318,20 +354,19 @@ int cmd_estimate(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_n
     RankOptions options = rf.options();
     options.parallel = w.parallel;
     const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
-    if (ctx.common.json) {
+    if (ctx.json()) {
         auto j = estimate_json(w, memory);
         j["gpu"] = gpu.id;
         j["performance"] = performance_json(rec.performance);
         j["plan"] = recommendation_json(rec, 1);
         print_json(ctx.out, j);
+    } else if (ctx.format == Format::Csv) {
+        ctx.out << render_csv(performance_table(rec.performance));
     } else {
-        ctx.out << workload_text(w) << '\n' << memory_text(memory, w) << '\n';
-        const auto& p = rec.performance;
-        ctx.out << fmt::format("On {} x {} ({}): {}, {}-bound\n", w.gpus, gpu.id, to_string(rec.strategy),
-                               rec.fits ? "fits" : "does not fit", p.bound.empty() ? "unknown" : p.bound);
-        if (p.decode_tokens_per_s) ctx.out << fmt::format("  decode   {:.1f} tokens/s\n", *p.decode_tokens_per_s);
-        if (p.prefill_tokens_per_s) ctx.out << fmt::format("  prefill  {:.0f} tokens/s\n", *p.prefill_tokens_per_s);
-        if (p.train_tokens_per_s) ctx.out << fmt::format("  train    {:.0f} tokens/s, {:.3f} s per step\n", *p.train_tokens_per_s, *p.step_seconds);
+        ctx.out << "Workload\n" << workload_text(w) << '\n' << memory_text(memory, w, ctx.format, ctx.style) << '\n';
+        ctx.out << fmt::format("On {} x {} ({}): {}\n", w.gpus, gpu.id, to_string(rec.strategy),
+                               rec.fits ? "fits" : "does not fit");
+        ctx.out << render(performance_table(rec.performance), ctx.format, ctx.style);
     }
     return kExitOk;
 }
@@ -345,10 +380,16 @@ int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name
     if (const auto t = wf.task()) options.task = t->requirements;
     if (wf.parallel_given()) options.parallel = w.parallel;
     const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
-    if (ctx.common.json) {
+    if (ctx.json()) {
         auto j = estimate_json(w, rec.memory);
         j["check"] = recommendation_json(rec, 1);
         print_json(ctx.out, j);
+    } else if (ctx.format != Format::Table) {
+        Table t;
+        t.columns = {{"fits"}, {"gpu"}, {"count", true}, {"per_gpu_bytes", true}, {"usable_bytes", true}, {"reason"}};
+        t.rows.push_back({rec.fits ? "yes" : "no", gpu.id, std::to_string(w.gpus), std::to_string(rec.memory.per_gpu_bytes),
+                          std::to_string(rec.usable_bytes), rec.reasons.empty() ? "" : rec.reasons.front()});
+        ctx.out << render(t, ctx.format, ctx.style);
     } else {
         const std::string count = w.gpus > 1 ? fmt::format("{} x ", w.gpus) : "";
         if (rec.fits)
@@ -370,8 +411,8 @@ int cmd_compare(Context& ctx, const WorkloadFlags& wf, const std::vector<std::st
     std::vector<Recommendation> recs;
     for (const auto& name : names) recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name), w.gpus, options));
     const MemoryEstimate memory = estimate(w);
-    if (ctx.common.json) print_json(ctx.out, recommend_json(w, memory, recs, recs.size(), options));
-    else ctx.out << recommend_text(w, memory, recs, recs.size(), options, recs.size());
+    if (ctx.json()) print_json(ctx.out, recommend_json(w, memory, recs, recs.size(), options));
+    else ctx.out << recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format, ctx.style);
     return kExitOk;
 }
 
@@ -415,7 +456,7 @@ int cmd_gpus(Context& ctx, const GpuFilters& f) {
         if (sort != "id" && key(a) != key(b)) return key(a) > key(b);
         return a->id < b->id;
     });
-    if (ctx.common.json) {
+    if (ctx.json()) {
         nlohmann::ordered_json j;
         j["schema"] = kSchemaVersion;
         j["catalog_date"] = catalog.date;
@@ -423,7 +464,8 @@ int cmd_gpus(Context& ctx, const GpuFilters& f) {
         for (const Gpu* g : list) j["gpus"].push_back(gpu_json(*g));
         print_json(ctx.out, j);
     } else {
-        ctx.out << gpus_text(list);
+        ctx.out << render(gpus_table(list), ctx.format, ctx.style);
+        if (ctx.format == Format::Table) ctx.out << fmt::format("{} GPUs\n", list.size());
     }
     return kExitOk;
 }
@@ -431,20 +473,20 @@ int cmd_gpus(Context& ctx, const GpuFilters& f) {
 int cmd_gpu_show(Context& ctx, const std::string& name) {
     const Catalog catalog = load_catalog(ctx.common, ctx.in);
     const Gpu& g = resolve_gpu(catalog, name);
-    if (ctx.common.json) {
+    if (ctx.json()) {
         nlohmann::ordered_json j;
         j["schema"] = kSchemaVersion;
         j["gpu"] = gpu_json(g);
         print_json(ctx.out, j);
     } else {
-        ctx.out << gpu_detail_text(g);
+        ctx.out << render(gpu_detail_table(g), ctx.format, ctx.style);
     }
     return kExitOk;
 }
 
 int cmd_models(Context& ctx) {
     const auto& presets = embedded::model_presets();
-    if (ctx.common.json) {
+    if (ctx.json()) {
         nlohmann::ordered_json j;
         j["schema"] = kSchemaVersion;
         j["models"] = nlohmann::ordered_json::array();
@@ -461,19 +503,14 @@ int cmd_models(Context& ctx) {
         print_json(ctx.out, j);
         return kExitOk;
     }
-    ctx.out << fmt::format("{:<28} {:<36} {:>9} {:>9}  {}\n", "ID", "Name", "Params", "Active", "Shape");
-    for (const auto& p : presets) {
-        const ParamCounts c = count_params(p.arch);
-        ctx.out << fmt::format("{:<28} {:<36} {:>9} {:>9}  {} layers, hidden {}, {}/{} heads\n", p.id, p.name.substr(0, 36),
-                               format_count(c.total()), format_count(c.active()), p.arch.total_layers(), p.arch.hidden,
-                               p.arch.heads, p.arch.kv_heads);
-    }
+    ctx.out << render(models_table(presets), ctx.format, ctx.style);
+    if (ctx.format != Format::Table) return kExitOk;
     ctx.out << fmt::format("{} presets\n", presets.size());
     return kExitOk;
 }
 
 int cmd_rules(Context& ctx) {
-    if (ctx.common.json) {
+    if (ctx.json()) {
         nlohmann::ordered_json j;
         j["schema"] = kSchemaVersion;
         j["rules"] = nlohmann::ordered_json::array();
@@ -481,7 +518,7 @@ int cmd_rules(Context& ctx) {
             j["rules"].push_back({{"id", r.id}, {"kind", to_string(r.kind)}, {"description", r.description}});
         print_json(ctx.out, j);
     } else {
-        ctx.out << rules_text();
+        ctx.out << render(rules_table(), ctx.format, ctx.style);
     }
     return kExitOk;
 }
@@ -521,7 +558,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
                                                  }
                                              }() +
                                              ")");
-    Context ctx{in, out, err, {}};
+    Context ctx{in, out, err, {}, Format::Table, {}};
     Common& common = ctx.common;
 
     WorkloadFlags main_flags;
@@ -599,15 +636,20 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
                 common.catalog_path = common.catalog_path.empty() ? sub_common.catalog_path : common.catalog_path;
                 common.merge_path = common.merge_path.empty() ? sub_common.merge_path : common.merge_path;
                 common.json = common.json || sub_common.json;
+                if (common.format.empty()) common.format = sub_common.format;
+                if (common.color.empty()) common.color = sub_common.color;
                 common.verbosity = std::max(common.verbosity, sub_common.verbosity);
             }
         if (show_cmd->parsed()) {
             common.json = common.json || show_common.json;
+            if (common.format.empty()) common.format = show_common.format;
+            if (common.color.empty()) common.color = show_common.color;
             common.verbosity = std::max(common.verbosity, show_common.verbosity);
             if (!show_common.catalog_path.empty()) common.catalog_path = show_common.catalog_path;
             if (!show_common.merge_path.empty()) common.merge_path = show_common.merge_path;
         }
         setup_logging(err, common.verbosity);
+        resolve_output(ctx, &out == &std::cout && isatty(STDOUT_FILENO) != 0);
         if (estimate_cmd->parsed()) return cmd_estimate(ctx, estimate_flags, estimate_gpu, estimate_rank);
         if (check_cmd->parsed()) return cmd_check(ctx, check_flags, check_gpu, check_rank);
         if (compare_cmd->parsed()) return cmd_compare(ctx, compare_flags, compare_gpus, compare_rank);

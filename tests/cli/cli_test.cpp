@@ -27,13 +27,13 @@ TEST_CASE("the main job answers with workload, breakdown and a ranked table") {
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.empty());
     for (const char* text : {"8B (8.00B parameters)", "nf4 (4.13 bits/weight, double quantisation)", "batch 4 x seq 512", "grad-ckpt on",
-                             "paged-adamw-32bit", "rank 64 on q,v", "weights", "activations", "runtime", "GiB per GPU",
+                             "paged-adamw-32bit", "rank 64 on q,v", "weights", "activations", "runtime", "total per GPU",
                              "GPUs ranked by value", "Headroom", "Bandwidth", "Reason"})
         CHECK_THAT(r.out, Catch::Contains(text));
     // default top 10
     std::size_t rows = 0;
     for (int i = 1; i <= 12; ++i)
-        if (std::regex_search(r.out, std::regex("\\n\\s+" + std::to_string(i) + "  [a-z]"))) ++rows;
+        if (std::regex_search(r.out, std::regex("\\n *" + std::to_string(i) + " +[a-z]"))) ++rows;
     CHECK(rows == 10);
     CHECK(r.seconds < 2.0);
 }
@@ -66,9 +66,9 @@ TEST_CASE("JSON output is one schema-1 object that matches the table") {
 
     const auto t = gpuadvise({"--model", "8B", "--method", "qlora"});
     const double per_gpu = mem["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024);
-    CHECK(table_gib(t.out, R"(total\s+([0-9.]+) GiB per GPU)") == Approx(per_gpu).margin(0.006));
+    CHECK(table_gib(t.out, R"(total per GPU\s+([0-9.]+))") == Approx(per_gpu).margin(0.006));
     std::smatch first;
-    REQUIRE(std::regex_search(t.out, first, std::regex(R"(\n\s+1  (\S+))")));
+    REQUIRE(std::regex_search(t.out, first, std::regex(R"(\n *1  (\S+))")));
     CHECK(first[1] == recs[0]["gpu"].get<std::string>());
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("gpus, gpus show, models and rules list what they hold") {
     }
     const auto show = gpuadvise({"gpus", "show", "4090"});
     CHECK(show.exit_code == 0);
-    CHECK_THAT(show.out, Catch::Contains("1008 GB/s") && Catch::Contains("sources"));
+    CHECK_THAT(show.out, Catch::Contains("1008 GB/s") && Catch::Contains("source "));
     const auto models = gpuadvise({"models"});
     CHECK_THAT(models.out, Catch::Contains("llama-3.1-8b") && Catch::Contains("presets"));
     const auto rules = gpuadvise({"rules"});
@@ -154,4 +154,37 @@ TEST_CASE("task presets rank with the document's constraints and carry a build s
     const auto bad = gpuadvise({"--task", "sdxl", "--model", "8B"});
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.err, Catch::Contains("not a language-model workload"));
+}
+
+TEST_CASE("every command speaks table, json, csv and markdown") {
+    const auto csv = gpuadvise({"--model", "8B", "--format", "csv", "--top", "3"});
+    CHECK(csv.exit_code == 0);
+    CHECK_THAT(csv.out, Catch::StartsWith("#,GPU,GPUs,Fits,"));
+    CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 4);
+    const auto md = gpuadvise({"--model", "8B", "--format", "markdown", "--top", "3"});
+    CHECK_THAT(md.out, Catch::Contains("## GPUs ranked by value") && Catch::Contains("| # | GPU |"));
+    for (const std::vector<std::string>& cmd : std::vector<std::vector<std::string>>{
+             {"gpus"}, {"gpus", "show", "4090"}, {"models"}, {"rules"}, {"estimate", "--model", "8B"},
+             {"check", "--gpu", "4090", "--model", "8B"}, {"compare", "4090", "l40s", "--model", "8B"}}) {
+        for (const char* format : {"csv", "markdown", "json"}) {
+            auto args = cmd;
+            args.insert(args.end(), {"--format", format});
+            const auto r = gpuadvise(args);
+            INFO(cmd.front() << " " << format << " " << r.err);
+            CHECK((r.exit_code == 0 || (cmd.front() == "check" && r.exit_code == 1)));
+            CHECK_FALSE(r.out.empty());
+            if (std::string(format) == "json") CHECK_NOTHROW(nlohmann::json::parse(r.out));
+            if (std::string(format) == "csv") CHECK(r.out.find("\r\n") != std::string::npos);
+        }
+    }
+    CHECK(gpuadvise({"--model", "8B", "--json", "--format", "csv"}).exit_code == 2);
+}
+
+TEST_CASE("colour: never on a pipe by default, --color always wins over NO_COLOR") {
+    const auto plain = gpuadvise({"--model", "8B", "--top", "2"});
+    CHECK(plain.out.find('\033') == std::string::npos);
+    const auto forced = run_process({GPUADVISE_BIN, "--model", "8B", "--top", "2", "--color", "always"}, "", {"NO_COLOR=1"});
+    CHECK(forced.out.find("\033[") != std::string::npos);
+    const auto never = gpuadvise({"--model", "8B", "--top", "2", "--color", "never"});
+    CHECK(never.out.find('\033') == std::string::npos);
 }

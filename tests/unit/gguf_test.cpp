@@ -571,7 +571,7 @@ TEST_CASE("every prefix and every single-byte corruption of a GGUF header fails 
     }
     int failures = 0;
     for (std::size_t i = 0; i < header.size(); ++i) {
-        for (const unsigned char mask : {0x01, 0x80, 0xFF}) {
+        for (const int mask : {0x01, 0x80, 0xFF}) {
             std::string corrupt = header;
             corrupt[i] = static_cast<char>(static_cast<unsigned char>(corrupt[i]) ^ mask);
             try {

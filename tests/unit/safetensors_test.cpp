@@ -103,6 +103,7 @@ TEST_CASE("bad safetensors indexes are input errors") {
     const auto err = [](std::string_view json) { return input_error([&] { parse_safetensors_index(json, "i.json"); }); };
     CHECK_THAT(err(""), Catch::StartsWith("i.json: ") && Catch::Contains("empty"));
     CHECK_THAT(err("{"), Catch::Contains("not valid JSON"));
+    CHECK_THAT(err(R"({"weight_map":{},"metadata":{"total_size":1e999}})"), Catch::Contains("not valid JSON"));
     CHECK_THAT(err("[]"), Catch::Contains("expected a JSON object"));
     CHECK_THAT(err(R"({"metadata":{}})"), Catch::Contains("'weight_map'"));
     CHECK_THAT(err(R"({"weight_map":{}})"), Catch::Contains("lists no tensors"));
@@ -160,6 +161,7 @@ TEST_CASE("corrupt safetensors headers are input errors naming the file and the 
         CHECK_THAT(error_of(R"({"a":{"dtype":"F16",)", 0), Catch::Contains("not valid JSON"));
         CHECK_THAT(error_of("{} x", 0), Catch::Contains("not valid JSON"));
         CHECK_THAT(error_of("", 0), Catch::Contains("not valid JSON"));
+        CHECK_THAT(error_of(R"({"__metadata__":{"x":1e999}})", 0), Catch::Contains("not valid JSON"));
         CHECK_THAT(error_of("[]", 0), Catch::Contains("must be a JSON object"));
         CHECK_THAT(error_of("3", 0), Catch::Contains("must be a JSON object"));
         CHECK_THAT(error_of(std::string(100, '[') + std::string(100, ']'), 0), Catch::Contains("JSON object"));
@@ -230,7 +232,7 @@ TEST_CASE("every prefix and every single-byte corruption of a safetensors header
                         NeedMoreBytes);
     }
     for (std::size_t i = 0; i < bytes.size(); ++i) {
-        for (const unsigned char mask : {0x01, 0x20, 0x80}) {
+        for (const int mask : {0x01, 0x20, 0x80}) {
             std::string corrupt = bytes;
             corrupt[i] = static_cast<char>(static_cast<unsigned char>(corrupt[i]) ^ mask);
             try {
