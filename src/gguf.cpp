@@ -6,7 +6,9 @@
 #include <array>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "gpuadvise/error.hpp"
@@ -129,7 +131,8 @@ public:
     }
 
     void need(u64 n, std::string_view what) const {
-        if (n <= bytes_.size() - pos_) return;
+        // The limit holds even when the caller passed more bytes than it.
+        if (n <= bytes_.size() - pos_ && pos_ + n <= kGgufMetadataLimit) return;
         if (n > left_in_file())
             fail(fmt::format("{} of {} at byte {} needs {} bytes but only {} are left in the file (truncated or "
                              "corrupt file)",
@@ -297,6 +300,7 @@ struct TensorHints {
     std::int64_t layer0_norms = 0;
     std::int64_t position_rows = 0;
     std::int64_t embedding_rows = 0;
+    std::int64_t up_rows = 0;  // of the first dense ffn_up
 
     void add(std::string_view name, const std::array<u64, 4>& dims, u32 n_dims) {
         const auto rows = [&] { return n_dims >= 2 ? static_cast<std::int64_t>(dims[1]) : 0; };
@@ -310,6 +314,7 @@ struct TensorHints {
         const std::string_view s = name.substr(dot + 1);
         if (s == "ffn_gate.weight" || s == "ffn_gate_exps.weight") gated = true;
         if (s == "ffn_up.weight" || s == "ffn_up_exps.weight") up = true;
+        if (s == "ffn_up.weight" && up_rows == 0) up_rows = rows();
         if (s == "attn_norm.bias") norm_bias = true;
         if (s == "attn_q.bias" || s == "attn_qkv.bias") qkv_bias = true;
         if (s == "attn_output.bias") out_bias = true;
@@ -532,7 +537,9 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
                "vocab_size' or 'token_embd.weight')");
 
     a.tied_embeddings = !hints.has_output;
-    if (hints.up && !hints.gated) a.mlp = MlpKind::Plain;
+    // No gate tensor means a plain MLP, unless the gate is fused into an up
+    // projection twice the FFN size (Phi-3).
+    if (hints.up && !hints.gated && hints.up_rows != 2 * a.intermediate) a.mlp = MlpKind::Plain;
     if (hints.norm_bias) a.norm = NormKind::LayerNorm;
     if (hints.layer0_norms > 0) a.norms_per_layer = hints.layer0_norms;
     a.qkv_bias = hints.qkv_bias;

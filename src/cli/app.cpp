@@ -10,12 +10,14 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "gpuadvise/batch.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
@@ -59,7 +61,7 @@ struct Common {
     void add(CLI::App& app) {
         app.add_option("--format", format, "Output: table | json | csv | markdown  [default: table]");
         app.add_option("--color", color, "Colour: auto (terminal, unless NO_COLOR is set) | always | never  [default: auto]");
-        app.add_option("--catalog", catalog_path, "Use this GPU catalog instead of the embedded one (env GPUADVISE_CATALOG)");
+        app.add_option("--catalog", catalog_path, "Use this GPU catalog instead of the embedded one");
         app.add_option("--catalog-merge", merge_path, "Extend or override the catalog with entries from FILE");
         app.add_flag("--json", json, "Print one JSON object (schema 1) on stdout");
         app.add_flag("-v,--verbose", verbosity, "Log what was loaded and assumed to stderr (-vv for more)");
@@ -182,8 +184,8 @@ struct WorkloadFlags {
 
 // Ranking flags of the main command, check and compare.
 struct RankFlags {
-    std::size_t top = 10;
-    std::string rank_by = "value", max_gpus = "8", budget, vendor, segment, os = "linux";
+    std::string top = "10", rank_by = "value", max_gpus = "8", budget, vendor, segment, os = "linux";
+    CLI::Option *top_opt = nullptr, *rank_by_opt = nullptr, *os_opt = nullptr;
     CLI::Option *budget_opt = nullptr, *vendor_opt = nullptr, *segment_opt = nullptr, *max_gpus_opt = nullptr;
     bool explain = false;
     std::string tokens, steps, epochs, dataset_tokens, amortize_years, kwh_price, cloud_price;
@@ -201,15 +203,16 @@ struct RankFlags {
         job_opt("--kwh-price", kwh_price, "Energy price in USD per kWh  [default: 0.15]");
         job_opt("--cloud-price-per-gpu-hour", cloud_price, "Rent instead of buy: USD per GPU-hour");
         if (ranking) {
-            app.add_option("--top", top, "How many GPUs to show  [default: 10]")->check(CLI::Range(1, 100000));
-            app.add_option("--rank-by", rank_by, "value (tokens/s per dollar) | speed | cost | power | memory  [default: value]");
+            top_opt = app.add_option("--top", top, "How many GPUs to show  [default: 10]");
+            rank_by_opt =
+                app.add_option("--rank-by", rank_by, "value (tokens/s per dollar) | speed | cost | power | memory  [default: value]");
             max_gpus_opt = app.add_option("--max-gpus", max_gpus, "Largest plan to try (1, 2, 4, 8, ... up to N)  [default: 8]");
             budget_opt = app.add_option("--budget", budget, "Reject plans whose purchase price exceeds USD");
             vendor_opt = app.add_option("--vendor", vendor, "Only nvidia | amd | intel | apple");
             segment_opt = app.add_option("--segment", segment, "Only consumer | workstation | datacenter");
             app.add_flag("--explain", explain, "Print every rule that fired for each shown plan");
         }
-        app.add_option("--os", os, "linux | windows | wsl: Windows reserves ~1.5 GiB for the display  [default: linux]");
+        os_opt = app.add_option("--os", os, "linux | windows | wsl: Windows reserves ~1.5 GiB for the display  [default: linux]");
     }
 
     JobOptions job() const {
@@ -230,6 +233,8 @@ struct RankFlags {
         return j;
     }
 
+    std::size_t top_count() const { return static_cast<std::size_t>(parse_positive_int(top, "--top", 100000)); }
+
     RankOptions options() const {
         RankOptions o;
         o.job = job();
@@ -247,11 +252,89 @@ struct RankFlags {
     }
 };
 
+// Defaults from the environment and a config file, for flags the user did not
+// give: precedence is flag > GPUADVISE_* environment > config file > built-in.
+struct Setting {
+    const char* key;  // config file key
+    const char* env;  // environment variable
+    CLI::Option* option;
+    std::string* target;
+};
+
+struct Config {
+    std::string path;
+    nlohmann::json values = nlohmann::json::object();
+    std::vector<std::string> applied;  // "top=5 (from ...)" for -v
+};
+
+std::string config_path() {
+    if (const char* explicit_path = std::getenv("GPUADVISE_CONFIG"); explicit_path && *explicit_path) return explicit_path;
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/gpuadvise/config.json";
+    if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/gpuadvise/config.json";
+    return {};
+}
+
+constexpr const char* kConfigKeys[] = {"top", "rank_by", "os", "kwh_price", "amortize_years", "cloud_price_per_gpu_hour",
+                                       "format", "color", "catalog", "prices"};
+
+Config load_config() {
+    Config c;
+    c.path = config_path();
+    std::error_code ec;
+    if (c.path.empty() || !std::filesystem::exists(c.path, ec)) return c;
+    std::istringstream none;
+    const std::string text = read_input(c.path, "config file", none);
+    try {
+        c.values = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", c.path, e.byte));
+    }
+    if (!c.values.is_object()) throw InputError(fmt::format("{}: expected a JSON object of settings", c.path));
+    std::vector<std::string> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
+    for (const auto& [key, value] : c.values.items()) {
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+            const auto near = closest_name(key, keys);
+            throw InputError(fmt::format("{}: unknown setting \"{}\"{}", c.path, key,
+                                         near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+        }
+        if (key == "prices") {
+            if (!value.is_object()) throw InputError(fmt::format("{}: \"prices\" must map GPU ids to USD", c.path));
+            for (const auto& [gpu, usd] : value.items())
+                if (!usd.is_number() || !(usd.get<double>() > 0) || !std::isfinite(usd.get<double>()))
+                    throw InputError(fmt::format("{}: prices.{} must be a positive number of USD", c.path, gpu));
+        } else if (!value.is_string() && !value.is_number()) {
+            throw InputError(fmt::format("{}: \"{}\" must be a string or a number", c.path, key));
+        }
+    }
+    return c;
+}
+
+void apply_settings(const std::vector<Setting>& settings, Config& config) {
+    for (const Setting& s : settings) {
+        if (!s.option || !s.target) continue;
+        if (s.option->count() > 0) {
+            const char* env = std::getenv(s.env);
+            config.applied.push_back(fmt::format("{}={} (from {})", s.key, *s.target,
+                                                 env && *env && *s.target == env ? "flag or environment" : "flag"));
+            continue;
+        }
+        if (const char* env = std::getenv(s.env); env && *env) {
+            *s.target = env;
+            config.applied.push_back(fmt::format("{}={} (from {})", s.key, env, s.env));
+        } else if (config.values.contains(s.key)) {
+            const auto& v = config.values[s.key];
+            *s.target = v.is_string() ? v.get<std::string>() : v.dump();
+            config.applied.push_back(fmt::format("{}={} (from {})", s.key, *s.target, config.path));
+        }
+    }
+}
+
 struct Context {
     std::istream& in;
     std::ostream& out;
     std::ostream& err;
     Common common;
+    Config config;
     Format format = Format::Table;
     Style style;
     bool json() const { return format == Format::Json; }
@@ -284,10 +367,8 @@ void resolve_output(Context& ctx, bool stdout_is_terminal) {
     }
 }
 
-Catalog load_catalog(const Common& c, std::istream& in) {
-    std::string path = c.catalog_path;
-    if (path.empty())
-        if (const char* env = std::getenv("GPUADVISE_CATALOG"); env && *env) path = env;
+Catalog load_catalog(const Common& c, std::istream& in, const Config& config = {}) {
+    const std::string& path = c.catalog_path;
     Catalog catalog;
     if (path.empty() && c.merge_path.empty()) {
         catalog = embedded::catalog();
@@ -297,6 +378,14 @@ Catalog load_catalog(const Common& c, std::istream& in) {
         catalog = c.merge_path.empty() ? parse_catalog(base_text, base_source)
                                        : merge_catalogs(base_text, base_source, read_input(c.merge_path, "--catalog-merge", in),
                                                         c.merge_path);
+    }
+    // Prices from the config file override the catalog's, as a local street price.
+    if (config.values.contains("prices")) {
+        for (const auto& [name, usd] : config.values["prices"].items()) {
+            const Gpu& found = resolve_gpu(catalog, name);
+            for (Gpu& g : catalog.gpus)
+                if (g.id == found.id) g.price = Price{usd.get<double>(), "street-estimate", "", "user config " + config.path};
+        }
     }
     spdlog::info("catalog: {} ({} GPUs, dated {})", catalog.source, catalog.gpus.size(), catalog.date);
     return catalog;
@@ -315,7 +404,7 @@ int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
     if (const auto t = wf.task()) options.task = t->requirements;
     if (wf.gpus_given()) options.fixed_gpus = w.gpus;
     if (wf.parallel_given()) options.parallel = w.parallel;
-    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     Workload single = w;
     if (!options.fixed_gpus) {
         single.gpus = 1;
@@ -324,11 +413,11 @@ int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
     const MemoryEstimate memory = estimate(single);
     const auto recs = rank(w, catalog, options);
     if (ctx.json()) {
-        print_json(ctx.out, recommend_json(single, memory, recs, rf.top, options));
+        print_json(ctx.out, recommend_json(single, memory, recs, rf.top_count(), options));
     } else {
-        ctx.out << recommend_text(single, memory, recs, rf.top, options, catalog.gpus.size(), ctx.format, ctx.style);
+        ctx.out << recommend_text(single, memory, recs, rf.top_count(), options, catalog.gpus.size(), ctx.format, ctx.style);
         if (rf.explain && ctx.format != Format::Csv) {
-            for (std::size_t i = 0; i < recs.size() && i < rf.top; ++i) {
+            for (std::size_t i = 0; i < recs.size() && i < rf.top_count(); ++i) {
                 ctx.out << fmt::format("\n#{} {} x{} ({}):\n", i + 1, recs[i].gpu->id, recs[i].count, to_string(recs[i].strategy));
                 if (recs[i].fired.empty()) ctx.out << "  no rule fired\n";
                 for (const auto& hit : recs[i].fired)
@@ -349,7 +438,7 @@ int cmd_estimate(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_n
         else ctx.out << "Workload\n" << workload_text(w) << '\n' << memory_text(memory, w, ctx.format, ctx.style);
         return kExitOk;
     }
-    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     const Gpu& gpu = resolve_gpu(catalog, gpu_name);
     RankOptions options = rf.options();
     options.parallel = w.parallel;
@@ -374,7 +463,7 @@ int cmd_estimate(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_n
 int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name, const RankFlags& rf) {
     const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
     log_workload(w);
-    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     const Gpu& gpu = resolve_gpu(catalog, gpu_name);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
@@ -404,7 +493,7 @@ int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name
 
 int cmd_compare(Context& ctx, const WorkloadFlags& wf, const std::vector<std::string>& names, const RankFlags& rf) {
     const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
-    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
     if (wf.parallel_given()) options.parallel = w.parallel;
@@ -421,7 +510,7 @@ struct GpuFilters {
 };
 
 int cmd_gpus(Context& ctx, const GpuFilters& f) {
-    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     const std::optional<std::string> vendor =
         f.vendor.empty() ? std::nullopt : std::optional(parse_choice(f.vendor, "--vendor", {"nvidia", "amd", "intel", "apple"}));
     const std::optional<std::string> segment =
@@ -471,7 +560,7 @@ int cmd_gpus(Context& ctx, const GpuFilters& f) {
 }
 
 int cmd_gpu_show(Context& ctx, const std::string& name) {
-    const Catalog catalog = load_catalog(ctx.common, ctx.in);
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     const Gpu& g = resolve_gpu(catalog, name);
     if (ctx.json()) {
         nlohmann::ordered_json j;
@@ -523,6 +612,44 @@ int cmd_rules(Context& ctx) {
     return kExitOk;
 }
 
+// Reads JSON Lines from a file or stdin and writes one result per line;
+// blank lines are skipped; any failed line makes the exit code 2.
+int cmd_batch(Context& ctx, const std::string& path) {
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
+    const auto& presets = embedded::model_presets();
+    std::ifstream file;
+    std::istream* input = &ctx.in;
+    if (path != "-") {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) throw InputError(fmt::format("batch input '{}' is a directory", path));
+        file.open(path, std::ios::binary);
+        if (!file) throw InputError(fmt::format("batch input '{}' cannot be read: no such file or no permission", path));
+        input = &file;
+    }
+    std::string line;
+    std::size_t number = 0, failed = 0;
+    std::string buffer;
+    while (std::getline(*input, line)) {
+        ++number;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const BatchLineResult r = run_batch_line(line, number, catalog, presets);
+        if (!r.ok) ++failed;
+        buffer += r.json;
+        buffer += '\n';
+        if (buffer.size() > (1u << 16)) {
+            ctx.out << buffer;
+            buffer.clear();
+        }
+    }
+    ctx.out << buffer;
+    ctx.out.flush();
+    if (failed > 0) {
+        spdlog::warn("{} of {} lines failed (see their \"error\" objects)", failed, number);
+        return kExitInput;
+    }
+    return kExitOk;
+}
+
 void setup_logging(std::ostream& err, int verbosity) {
     auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err);
     auto logger = std::make_shared<spdlog::logger>("gpuadvise", sink);
@@ -558,7 +685,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
                                                  }
                                              }() +
                                              ")");
-    Context ctx{in, out, err, {}, Format::Table, {}};
+    Context ctx{in, out, err, {}, {}, Format::Table, {}};
     Common& common = ctx.common;
 
     WorkloadFlags main_flags;
@@ -611,6 +738,13 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     Common show_common;
     show_common.add(*show_cmd);
 
+    auto* batch_cmd = app.add_subcommand(
+        "batch", "Read JSON Lines workloads (keys = long flags without dashes, plus gpu and top) and write one JSON "
+                 "result per line; exit 2 if any line failed");
+    std::string batch_path = "-";
+    batch_cmd->add_option("input", batch_path, "JSON Lines file ('-' or nothing reads stdin)");
+    sub_common.add(*batch_cmd);
+
     auto* models_cmd = app.add_subcommand("models", "List the model presets");
     sub_common.add(*models_cmd);
     auto* rules_cmd = app.add_subcommand("rules", "List the rules that reject, warn, tip and adjust scores");
@@ -630,25 +764,51 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     }
 
     try {
-        // Merge the common flags of whichever command ran.
-        for (CLI::App* sub : {estimate_cmd, check_cmd, compare_cmd, gpus_cmd, models_cmd, rules_cmd})
+        // The common flags of whichever command ran, folded into `common`
+        // after the environment and config file have filled the gaps.
+        Common* active = &common;
+        CLI::App* active_app = &app;
+        for (CLI::App* sub : {estimate_cmd, check_cmd, compare_cmd, gpus_cmd, models_cmd, rules_cmd, batch_cmd})
             if (sub->parsed()) {
-                common.catalog_path = common.catalog_path.empty() ? sub_common.catalog_path : common.catalog_path;
-                common.merge_path = common.merge_path.empty() ? sub_common.merge_path : common.merge_path;
-                common.json = common.json || sub_common.json;
-                if (common.format.empty()) common.format = sub_common.format;
-                if (common.color.empty()) common.color = sub_common.color;
-                common.verbosity = std::max(common.verbosity, sub_common.verbosity);
+                active = &sub_common;
+                active_app = sub;
             }
         if (show_cmd->parsed()) {
-            common.json = common.json || show_common.json;
-            if (common.format.empty()) common.format = show_common.format;
-            if (common.color.empty()) common.color = show_common.color;
-            common.verbosity = std::max(common.verbosity, show_common.verbosity);
-            if (!show_common.catalog_path.empty()) common.catalog_path = show_common.catalog_path;
-            if (!show_common.merge_path.empty()) common.merge_path = show_common.merge_path;
+            active = &show_common;
+            active_app = show_cmd;
         }
-        setup_logging(err, common.verbosity);
+        setup_logging(err, std::max(common.verbosity, active->verbosity));
+        ctx.config = load_config();
+        std::vector<Setting> settings{
+            {"format", "GPUADVISE_FORMAT", active_app->get_option_no_throw("--format"), &active->format},
+            {"color", "GPUADVISE_COLOR", active_app->get_option_no_throw("--color"), &active->color},
+            {"catalog", "GPUADVISE_CATALOG", active_app->get_option_no_throw("--catalog"), &active->catalog_path}};
+        const auto add_rank = [&](RankFlags& r, CLI::App& a) {
+            settings.push_back({"top", "GPUADVISE_TOP", r.top_opt, &r.top});
+            settings.push_back({"rank_by", "GPUADVISE_RANK_BY", r.rank_by_opt, &r.rank_by});
+            settings.push_back({"os", "GPUADVISE_OS", r.os_opt, &r.os});
+            settings.push_back({"amortize_years", "GPUADVISE_AMORTIZE_YEARS", a.get_option_no_throw("--amortize-years"),
+                                &r.amortize_years});
+            settings.push_back({"kwh_price", "GPUADVISE_KWH_PRICE", a.get_option_no_throw("--kwh-price"), &r.kwh_price});
+            settings.push_back({"cloud_price_per_gpu_hour", "GPUADVISE_CLOUD_PRICE_PER_GPU_HOUR",
+                                a.get_option_no_throw("--cloud-price-per-gpu-hour"), &r.cloud_price});
+        };
+        if (estimate_cmd->parsed()) add_rank(estimate_rank, *estimate_cmd);
+        else if (check_cmd->parsed()) add_rank(check_rank, *check_cmd);
+        else if (compare_cmd->parsed()) add_rank(compare_rank, *compare_cmd);
+        else if (active == &common) add_rank(main_rank, app);
+        apply_settings(settings, ctx.config);
+        if (active != &common) {
+            const auto fold = [](std::string& into, const std::string& from) {
+                if (!from.empty()) into = from;
+            };
+            fold(common.catalog_path, active->catalog_path);
+            fold(common.merge_path, active->merge_path);
+            fold(common.format, active->format);
+            fold(common.color, active->color);
+            common.json = common.json || active->json;
+        }
+        for (const auto& line : ctx.config.applied) spdlog::info("setting {}", line);
         resolve_output(ctx, &out == &std::cout && isatty(STDOUT_FILENO) != 0);
         if (estimate_cmd->parsed()) return cmd_estimate(ctx, estimate_flags, estimate_gpu, estimate_rank);
         if (check_cmd->parsed()) return cmd_check(ctx, check_flags, check_gpu, check_rank);
@@ -656,6 +816,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
         if (show_cmd->parsed()) return cmd_gpu_show(ctx, show_name);
         if (gpus_cmd->parsed()) return cmd_gpus(ctx, filters);
         if (models_cmd->parsed()) return cmd_models(ctx);
+        if (batch_cmd->parsed()) return cmd_batch(ctx, batch_path);
         if (rules_cmd->parsed()) return cmd_rules(ctx);
         return cmd_recommend(ctx, main_flags, main_rank);
     } catch (const InputError& e) {

@@ -188,3 +188,61 @@ TEST_CASE("colour: never on a pipe by default, --color always wins over NO_COLOR
     const auto never = gpuadvise({"--model", "8B", "--top", "2", "--color", "never"});
     CHECK(never.out.find('\033') == std::string::npos);
 }
+
+TEST_CASE("batch reads JSON Lines and answers one line per workload, errors included") {
+    const std::string input =
+        "{\"model\":\"8B\",\"method\":\"qlora\"}\n"
+        "{\"model\":\"8Q\"}\n"
+        "\n"
+        "{\"model\":\"70B\",\"gpu\":\"h100-sxm5\",\"gpus\":2,\"parallel\":\"tp\"}\n"
+        "{\"modle\":\"8B\"}\n"
+        "{\"task\":\"video\",\"top\":2}\n"
+        "not json\n";
+    const auto r = gpuadvise({"batch"}, input);
+    CHECK(r.exit_code == 2);  // some lines failed
+    std::vector<nlohmann::json> lines;
+    std::size_t start = 0;
+    while (start < r.out.size()) {
+        const std::size_t end = r.out.find('\n', start);
+        lines.push_back(nlohmann::json::parse(r.out.substr(start, end - start)));
+        start = end + 1;
+    }
+    REQUIRE(lines.size() == 6);
+    CHECK(lines[0]["line"] == 1);
+    CHECK(lines[0]["memory"]["per_gpu_bytes"].get<std::uint64_t>() > 0);
+    CHECK(lines[1]["line"] == 2);
+    CHECK_THAT(lines[1]["error"].get<std::string>(), Catch::Contains("'8Q'"));
+    CHECK(lines[2]["line"] == 4);
+    CHECK(lines[2]["check"]["gpu"] == "nvidia-h100-sxm5");
+    CHECK(lines[2]["check"]["count"] == 2);
+    CHECK_THAT(lines[3]["error"].get<std::string>(), Catch::Contains("did you mean \"model\""));
+    CHECK(lines[4]["recommendations"].size() == 2);
+    CHECK(lines[5].contains("error"));
+    const auto ok = gpuadvise({"batch", "-"}, "{\"model\":\"1B\"}\n");
+    CHECK(ok.exit_code == 0);
+    CHECK(gpuadvise({"batch", "/nonexistent/file.jsonl"}).exit_code == 2);
+}
+
+TEST_CASE("defaults come from flags, then GPUADVISE_* variables, then the config file") {
+    TempDir dir;
+    const std::string config = dir.write("config.json", R"({"top": 3, "os": "windows", "prices": {"4090": 1750}})");
+    const std::string env = "GPUADVISE_CONFIG=" + config;
+    const auto from_file = run_process({GPUADVISE_BIN, "--model", "8B", "--json"}, "", {env});
+    REQUIRE(from_file.exit_code == 0);
+    const auto doc = nlohmann::json::parse(from_file.out);
+    CHECK(doc["recommendations"].size() == 3);
+    const auto price = run_process({GPUADVISE_BIN, "gpus", "show", "4090", "--json"}, "", {env});
+    CHECK(nlohmann::json::parse(price.out)["gpu"]["price"]["usd"] == 1750);
+    const auto windows = run_process({GPUADVISE_BIN, "check", "--gpu", "4090", "--model", "8B", "--json"}, "", {env});
+    CHECK(nlohmann::json::parse(windows.out)["check"]["usable_bytes"] == 24ULL * 1024 * 1024 * 1024 - 1536ULL * 1024 * 1024);
+    const auto from_env = run_process({GPUADVISE_BIN, "--model", "8B", "--json"}, "", {env, "GPUADVISE_TOP=2"});
+    CHECK(nlohmann::json::parse(from_env.out)["recommendations"].size() == 2);
+    const auto from_flag = run_process({GPUADVISE_BIN, "--model", "8B", "--json", "--top", "4"}, "", {env, "GPUADVISE_TOP=2"});
+    CHECK(nlohmann::json::parse(from_flag.out)["recommendations"].size() == 4);
+    const auto verbose = run_process({GPUADVISE_BIN, "--model", "8B", "-v"}, "", {env, "GPUADVISE_TOP=2"});
+    CHECK_THAT(verbose.err, Catch::Contains("top=2 (from GPUADVISE_TOP)") && Catch::Contains("os=windows (from " + config));
+    const std::string bad = dir.write("bad.json", R"({"tpo": 3})");
+    const auto typo = run_process({GPUADVISE_BIN, "--model", "8B"}, "", {"GPUADVISE_CONFIG=" + bad});
+    CHECK(typo.exit_code == 2);
+    CHECK_THAT(typo.err, Catch::Contains("did you mean \"top\""));
+}

@@ -388,6 +388,42 @@ TEST_CASE("the vocabulary size falls back to vocab_size, then to the embedding r
     CHECK(parse(b).arch.vocab == 800);
 }
 
+TEST_CASE("the block structure follows the tensor names") {
+    const auto model = [](const std::string& arch) {
+        GgufBuilder b;
+        b.kv_str("general.architecture", arch)
+            .kv_u32(arch + ".block_count", 1)
+            .kv_u32(arch + ".embedding_length", 256)
+            .kv_u32(arch + ".feed_forward_length", 512)
+            .kv_u32(arch + ".attention.head_count", 4)
+            .kv_u32(arch + ".vocab_size", 100);
+        return b;
+    };
+    // Phi-3: gate and up fused into one up projection of twice the FFN size.
+    GgufBuilder phi3 = model("phi3");
+    phi3.tensor("blk.0.attn_qkv.weight", {256, 768}, kF16).tensor("blk.0.ffn_up.weight", {256, 1024}, kF16);
+    CHECK(parse(phi3).arch.mlp == MlpKind::Gated);
+    // GPT-2: learned positions, LayerNorm with bias, biases everywhere, plain MLP.
+    GgufBuilder gpt2 = model("gpt2");
+    gpt2.tensor("position_embd.weight", {256, 1024}, kF32)
+        .tensor("blk.0.attn_norm.weight", {256}, kF32)
+        .tensor("blk.0.attn_norm.bias", {256}, kF32)
+        .tensor("blk.0.attn_qkv.bias", {768}, kF32)
+        .tensor("blk.0.attn_output.bias", {256}, kF32)
+        .tensor("blk.0.ffn_norm.weight", {256}, kF32)
+        .tensor("blk.0.ffn_up.weight", {256, 512}, kF16)
+        .tensor("blk.0.ffn_up.bias", {512}, kF32);
+    const Architecture g = parse(gpt2).arch;
+    CHECK(g.mlp == MlpKind::Plain);
+    CHECK(g.norm == NormKind::LayerNorm);
+    CHECK(g.learned_positions == 1024);
+    CHECK(g.qkv_bias);
+    CHECK(g.out_bias);
+    CHECK(g.mlp_bias);
+    CHECK(g.norms_per_layer == 2);
+    CHECK(g.tied_embeddings);
+}
+
 TEST_CASE("a header cut short asks for more bytes until it has the whole metadata") {
     const GgufBuilder b = tiny_llama(false);
     const std::string header = b.header();
