@@ -1,4 +1,5 @@
 #include "cli/app.hpp"
+#include "cli/completion.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -745,6 +746,12 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     batch_cmd->add_option("input", batch_path, "JSON Lines file ('-' or nothing reads stdin)");
     sub_common.add(*batch_cmd);
 
+    auto* completion_cmd = app.add_subcommand("completion", "Print the shell completion script: bash | zsh | fish");
+    std::string completion_shell;
+    completion_cmd->add_option("shell", completion_shell, "bash | zsh | fish")->required();
+    auto* man_cmd = app.add_subcommand("man", "Print the man page (roff)");
+    man_cmd->group("");  // hidden: used by the build to install gpuadvise.1
+
     auto* models_cmd = app.add_subcommand("models", "List the model presets");
     sub_common.add(*models_cmd);
     auto* rules_cmd = app.add_subcommand("rules", "List the rules that reject, warn, tip and adjust scores");
@@ -816,6 +823,14 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
         if (show_cmd->parsed()) return cmd_gpu_show(ctx, show_name);
         if (gpus_cmd->parsed()) return cmd_gpus(ctx, filters);
         if (models_cmd->parsed()) return cmd_models(ctx);
+        if (completion_cmd->parsed()) {
+            out << completion_script(app, parse_choice(completion_shell, "completion shell", {"bash", "zsh", "fish"}));
+            return kExitOk;
+        }
+        if (man_cmd->parsed()) {
+            out << man_page(app);
+            return kExitOk;
+        }
         if (batch_cmd->parsed()) return cmd_batch(ctx, batch_path);
         if (rules_cmd->parsed()) return cmd_rules(ctx);
         return cmd_recommend(ctx, main_flags, main_rank);
