@@ -111,7 +111,16 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         // Pipeline stages run one after another; tensor-parallel shards at once.
         const double stages = w.parallel == Parallel::Pp ? n : 1.0;
         const double layer_cost = layers * e.layer_overhead_s;
-        const double step = std::max(memory_time, compute_time) * stages + layer_cost;
+        // Tensor parallel: two all-reduces of the layer's activations per layer
+        // and step, each paying a launch latency (about 10 us over NVLink,
+        // 20 us over PCIe, NCCL measurements) plus the bytes over the link.
+        double tp_comm = 0;
+        if (w.parallel == Parallel::Tp && w.gpus > 1) {
+            const double latency = gpu.interconnect_type != "none" ? 10e-6 : 20e-6;
+            const double bytes = 2.0 * (n - 1.0) / n * b * h * 2.0;
+            tp_comm = 2.0 * layers * (latency + bytes / (per_direction_link_gbps(gpu) * 1e9));
+        }
+        const double step = std::max(memory_time, compute_time) * stages + layer_cost + tp_comm;
         perf.bound = compute_time > memory_time ? "compute" : "memory";
         perf.decode_tokens_per_s = b / step;
         tokens_per_hour = *perf.decode_tokens_per_s * 3600.0;

@@ -28,8 +28,12 @@ const std::vector<std::pair<RankBy, std::string>>& rank_by_table() {
 Parallel choose_strategy(const Workload& w, const Gpu& gpu, std::int64_t count, bool fits_one) {
     if (count == 1 || w.is_fixed()) return Parallel::None;
     if (w.trains()) return fits_one ? Parallel::Ddp : Parallel::Fsdp;
+    // Tensor parallel needs an all-reduce per layer: fine over NVLink or a
+    // full PCIe 4.0 x16 link, too slow below that, where pipeline stages
+    // (one activation hand-off per stage) do better.
     const bool heads_divide = w.model.arch.heads % count == 0;
-    if (gpu.interconnect_type != "none" && heads_divide) return Parallel::Tp;
+    const bool fast = gpu.interconnect_type != "none" || gpu.pcie_gbps().value_or(0.0) >= 30.0;
+    if (fast && heads_divide) return Parallel::Tp;
     return count <= w.model.arch.total_layers() ? Parallel::Pp : Parallel::Tp;
 }
 

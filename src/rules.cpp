@@ -112,6 +112,14 @@ std::vector<Rule> make_registry() {
                                         "lower throughput",
                                         *c.gpu.pcie_lanes);
                  }});
+    r.push_back({"host-lanes", RuleKind::Warn,
+                 "more than two PCIe cards need a workstation or server platform for their lanes (document §2.2)",
+                 [](const PlanContext& c) -> Hit {
+                     if (c.workload.gpus <= 2 || c.gpu.segment == "datacenter" || !c.gpu.pcie_lanes) return std::nullopt;
+                     return fmt::format("{} cards x {} PCIe lanes = {} lanes: desktop boards give two cards x8/x8; plan a "
+                                        "workstation or server platform",
+                                        c.workload.gpus, *c.gpu.pcie_lanes, c.workload.gpus * *c.gpu.pcie_lanes);
+                 }});
     r.push_back({"thin-headroom", RuleKind::Warn, "less than 10 % of usable memory left",
                  [](const PlanContext& c) -> Hit {
                      if (c.memory.per_gpu_bytes > c.usable_bytes) return std::nullopt;

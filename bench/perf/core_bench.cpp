@@ -158,6 +158,16 @@ void BM_ReportJson(benchmark::State& state) {
 }
 BENCHMARK(BM_ReportJson)->Unit(benchmark::kMicrosecond);
 
+// `gpuadvise rules` prints this; run_cli/rules minus this is the CLI's own
+// cost (CLI11 set-up and parsing, logger).
+void BM_RulesText(benchmark::State& state) {
+    for (auto _ : state) {
+        std::string s = rules_text();
+        benchmark::DoNotOptimize(s);
+    }
+}
+BENCHMARK(BM_RulesText)->Unit(benchmark::kMicrosecond);
+
 // The whole command in-process (CLI11 set-up and parsing, resolve, rank,
 // print into a string). The embedded catalog and presets are parsed once per
 // process and cached, so this excludes them: add BM_ParseEmbeddedCatalog and

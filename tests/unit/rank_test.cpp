@@ -122,6 +122,10 @@ TEST_CASE("rules fire with their numbers and stay quiet otherwise") {
     CHECK_FALSE(fired(evaluate_plan(make("13B", "full"), big, 4, four), "pcie-allreduce"));
     // no-ecc-serving for a consumer card without ECC info is not asserted; "big" has ECC.
     CHECK_FALSE(fired(evaluate_plan(make("1B", "inference"), big, 1, o), "no-ecc-serving"));
+    // host-lanes: four consumer cards need a bigger platform; two do not
+    CHECK(fired(evaluate_plan(make("8B", "inference"), small, 4, four), "host-lanes"));
+    CHECK_FALSE(fired(evaluate_plan(make("8B", "inference"), small, 2, four), "host-lanes"));
+    CHECK_FALSE(fired(evaluate_plan(make("8B", "inference"), big, 4, four), "host-lanes"));
     // budget
     RankOptions budget;
     budget.budget_usd = 1000;
