@@ -100,6 +100,9 @@ for name in "${targets[@]}"; do
     failed=1
     printf '%-10s FAILED  (exit %s) log: %s\n' "$name" "${status_of[$name]}" "$log"
     grep -E 'FINDING|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" | head -n 5 | sed 's/^/    /'
+    if ! grep -q '^== fuzzing' "$log"; then  # failed while replaying a committed input
+      grep -E '^Running: ' "$log" | tail -n 1 | sed 's/^Running: /    committed input: /'
+    fi
     ls "$build/fuzz/$name/artifacts/" 2>/dev/null | sed "s|^|    artifact: $build/fuzz/$name/artifacts/|"
   fi
 done

@@ -91,6 +91,8 @@ BatchLineResult run_batch_line(std::string_view line, std::size_t line_number, c
             obj = json::parse(line);
         } catch (const json::parse_error& e) {
             throw InputError(fmt::format("not valid JSON (at byte {})", e.byte));
+        } catch (const json::exception& e) {
+            throw InputError(fmt::format("unusable JSON: {}", e.what()));
         }
         if (!obj.is_object()) throw InputError("each line must be a JSON object, like {\"model\": \"8B\"}");
         WorkloadRequest request;

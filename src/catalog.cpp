@@ -45,7 +45,7 @@ public:
         if (!v.is_string() || v.get<std::string>().empty()) fail(key, fmt::format("must be a non-empty string (got {})", v.dump()));
         return v.get<std::string>();
     }
-    std::string str_or(const char* key, std::string fallback) { return get(key) ? str(key) : fallback; }
+    std::string str_or(const char* key, const std::string& fallback) { return get(key) ? str(key) : fallback; }
     std::optional<std::string> opt_str(const char* key) {
         if (!get(key)) return std::nullopt;
         return str(key);
@@ -117,7 +117,7 @@ private:
 };
 
 std::string one_of(Reader& r, const char* key, std::initializer_list<const char*> allowed) {
-    const std::string v = r.str(key);
+    std::string v = r.str(key);
     for (const char* a : allowed)
         if (v == a) return v;
     std::vector<std::string> list(allowed.begin(), allowed.end());
@@ -216,6 +216,9 @@ json parse_json(std::string_view text, std::string_view source) {
         return json::parse(text);
     } catch (const json::parse_error& e) {
         throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", source, e.byte));
+    } catch (const json::exception& e) {
+        // e.g. a number beyond double range (1e999): valid syntax, unusable value
+        throw InputError(fmt::format("{}: unusable JSON: {}", source, e.what()));
     }
 }
 

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/units.hpp"
@@ -170,49 +171,56 @@ std::string hex_id(std::string_view s) {
 // ---------------------------------------------------------------------- JSON
 
 // The tools print warnings around their JSON ("WARNING: AMD GPU device(s) is/are
-// in a low-power state"), so parse from the first line that opens a document
-// to the last closing bracket. Nesting is bounded before nlohmann sees it.
+// in a low-power state"), so parse the first value that starts a line and
+// ignore what follows it. Nesting is bounded before nlohmann sees it.
 ojson parse_tool_json(std::string_view text, std::string_view tool) {
     check_size(text, tool);
-    std::size_t start = std::string_view::npos;
-    for (std::size_t pos = 0; pos < text.size();) {
+    std::vector<std::size_t> starts;  // lines that open an object or a list
+    for (std::size_t pos = 0; pos < text.size() && starts.size() < 8;) {
         std::size_t eol = text.find('\n', pos);
         if (eol == std::string_view::npos) eol = text.size();
         const std::string_view line = trim(text.substr(pos, eol - pos));
-        if (!line.empty() && (line.front() == '{' || line.front() == '[')) {
-            start = static_cast<std::size_t>(line.data() - text.data());
-            break;
-        }
+        if (!line.empty() && (line.front() == '{' || line.front() == '['))
+            starts.push_back(static_cast<std::size_t>(line.data() - text.data()));
         pos = eol + 1;
     }
-    if (start == std::string_view::npos)
+    if (starts.empty())
         throw InputError(fmt::format("{}: its output holds no JSON: '{}'", tool, printable(trim(text), 80)));
-    const std::size_t end = text.find_last_of("}]");
-    const std::string_view body =
-        end == std::string_view::npos || end < start ? text.substr(start) : text.substr(start, end - start + 1);
-    int depth = 0;
-    bool in_string = false, escaped = false;
-    for (char c : body) {
-        if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > kMaxJsonDepth)
-                throw InputError(fmt::format("{}: JSON nested deeper than {} levels; not a GPU listing", tool, kMaxJsonDepth));
-        } else if (c == '}' || c == ']') {
-            --depth;
+    std::string first_error;
+    for (const std::size_t start : starts) {
+        const std::string_view body = text.substr(start);
+        int depth = 0;
+        bool in_string = false, escaped = false;
+        for (char c : body) {
+            if (in_string) {
+                if (escaped) escaped = false;
+                else if (c == '\\') escaped = true;
+                else if (c == '"') in_string = false;
+            } else if (c == '"') {
+                in_string = true;
+            } else if (c == '{' || c == '[') {
+                if (++depth > kMaxJsonDepth)
+                    throw InputError(
+                        fmt::format("{}: JSON nested deeper than {} levels; not a GPU listing", tool, kMaxJsonDepth));
+            } else if ((c == '}' || c == ']') && --depth <= 0) {
+                break;  // the end of the first value
+            }
+        }
+        try {
+            // Stream extraction reads one value and leaves the rest (a
+            // trailing warning) alone, unlike parse().
+            std::istringstream in{std::string(body)};
+            ojson value;
+            in >> value;
+            return value;
+        } catch (const ojson::parse_error& e) {
+            if (first_error.empty())
+                first_error = fmt::format("{}: not valid JSON (at byte {} of its output)", tool, start + e.byte);
+        } catch (const ojson::exception&) {
+            if (first_error.empty()) first_error = fmt::format("{}: not valid JSON", tool);
         }
     }
-    try {
-        return ojson::parse(body);
-    } catch (const ojson::parse_error& e) {
-        throw InputError(fmt::format("{}: not valid JSON (at byte {} of its output)", tool, start + e.byte));
-    } catch (const ojson::exception&) {
-        throw InputError(fmt::format("{}: not valid JSON", tool));
-    }
+    throw InputError(first_error);
 }
 
 const ojson* member(const ojson& o, std::initializer_list<std::string_view> keys) {
@@ -543,6 +551,7 @@ struct Candidate {
 
 std::string ids_of(const Catalog& catalog, const std::vector<Candidate>& cands) {
     std::vector<std::string> ids;
+    ids.reserve(cands.size());
     for (const auto& c : cands) ids.push_back(catalog.gpus[c.gpu].id);
     return fmt::format("{}", fmt::join(ids, ", "));
 }
@@ -924,7 +933,7 @@ void match_to_catalog(std::vector<LocalGpu>& gpus, const Catalog& catalog) {
         } else if (g.name.empty()) {
             g.match_note = "the tool reported no name";
         } else {
-            g.match_note = fmt::format("'{}' is not in the catalog ('gpuadvise gpus' lists it)", printable(g.name));
+            g.match_note = fmt::format("'{}' is not in the catalog (see 'gpuadvise gpus')", printable(g.name));
         }
     }
 }

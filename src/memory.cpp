@@ -195,6 +195,8 @@ MemoryEstimate estimate_memory(const Workload& w) {
         // Inference under autocast: fp32 weights plus their 16-bit copies.
         weights = p.total() * 4.0;
         workspace += p.total() * act;
+    } else if (w.model.weight_bytes) {
+        weights = static_cast<double>(*w.model.weight_bytes);  // exact, from the model file
     } else if (is_gguf(w.quant)) {
         weights = p.total() * weight_bytes_per_param(w.quant, w.precision, false);  // embeddings quantised too
     } else {

@@ -287,6 +287,9 @@ json parse_json(std::string_view text, std::string_view source) {
         return json::parse(text);
     } catch (const json::parse_error& e) {
         throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", source, e.byte));
+    } catch (const json::exception& e) {
+        // e.g. a number beyond double range (1e999): valid syntax, unusable value
+        throw InputError(fmt::format("{}: unusable JSON: {}", source, e.what()));
     }
 }
 

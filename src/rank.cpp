@@ -120,7 +120,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
         case RankBy::Memory: rec.score = static_cast<double>(std::max<std::int64_t>(rec.headroom_bytes, 0)) / 1e9; break;
     }
     rec.score *= factor;
-    if (!std::isfinite(rec.score)) rec.score = 0;
+    if (!std::isfinite(rec.score) || !rec.fits) rec.score = 0;  // a miss has no score to compare
 
     if (rec.fits) {
         std::string why = fmt::format("fits with {:.1f} GiB headroom", static_cast<double>(rec.headroom_bytes) / kGiB);

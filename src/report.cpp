@@ -51,6 +51,10 @@ ojson workload_json(const Workload& w) {
     j["model_origin"] = w.model.origin;
     j["params"] = w.model.params;
     j["active_params"] = w.model.active_params;
+    if (w.model.weight_bytes) {
+        j["weight_bytes"] = *w.model.weight_bytes;
+        j["file_quantization"] = w.model.file_quantization;
+    }
     j["architecture"] = {{"model_type", a.model_type},
                          {"layers", a.total_layers()},
                          {"hidden", a.hidden},
@@ -74,6 +78,7 @@ ojson workload_json(const Workload& w) {
         j["gen"] = w.gen;
         j["kv_dtype"] = to_string(w.kv_dtype);
         j["engine"] = to_string(w.engine);
+        j["mixed_precision"] = to_string(w.mixed);
     } else {
         j["mixed_precision"] = to_string(w.mixed);
         j["optimizer"] = to_string(w.optimizer);

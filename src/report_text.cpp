@@ -214,6 +214,10 @@ std::string workload_text(const Workload& w) {
                            ? fmt::format(", {} active per token", format_count(w.model.active_params))
                            : "");
     out += fmt::format("  shape      {}{}\n", shape_text(a), a.inferred ? " (inferred from the size)" : "");
+    if (w.model.weight_bytes)
+        out += fmt::format("  file       {} weights, {:.2f} GiB exactly ({:.2f} bits/weight)\n", w.model.file_quantization,
+                           gib(*w.model.weight_bytes),
+                           8.0 * static_cast<double>(*w.model.weight_bytes) / static_cast<double>(std::max<std::uint64_t>(w.model.params, 1)));
     std::string method = to_string(w.method);
     if (w.quant != Quant::None)
         method += fmt::format(", base weights {} ({:.2f} bits/weight{})", to_string(w.quant),

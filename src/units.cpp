@@ -139,7 +139,7 @@ std::string format_count(std::uint64_t count) {
 std::uint64_t to_bytes(double value) {
     if (!(value > 0)) return 0;
     if (!(value < 1.8e19)) return std::numeric_limits<std::uint64_t>::max();
-    return static_cast<std::uint64_t>(value + 0.5);
+    return static_cast<std::uint64_t>(std::round(value));
 }
 
 }  // namespace gpuadvise

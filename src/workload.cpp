@@ -178,6 +178,24 @@ Model resolve_model(const WorkloadRequest& r, const std::vector<ModelPreset>& pr
     Model m;
     if (r.hf_config_text && r.model)
         throw InputError("--model and --hf-config both name the model; give only one");
+    if (r.model_file) {
+        if (r.model) throw InputError(fmt::format("--model and {} both name the model; give only one", r.model_file->source));
+        const ModelFile& f = *r.model_file;
+        m.name = f.source;
+        m.origin = f.format;
+        if (f.arch) m.arch = *f.arch;
+        else if (r.hf_config_text) m.arch = parse_hf_config(*r.hf_config_text, r.hf_config_source);
+        else m.arch = infer_architecture(f.params);
+        const ParamCounts counts = count_params(m.arch);
+        // The file's count is exact; the shape (from the file, a config or the
+        // size rule) splits it and sizes activations and the KV cache.
+        m.params = f.params;
+        const double active_share = static_cast<double>(counts.active()) / static_cast<double>(std::max<std::uint64_t>(counts.total(), 1));
+        m.active_params = static_cast<std::uint64_t>(static_cast<double>(f.params) * active_share);
+        m.weight_bytes = f.weight_bytes;
+        m.file_quantization = f.quantization;
+        return m;
+    }
     if (r.hf_config_text) {
         m.name = r.hf_config_source;
         m.origin = "hf-config";
@@ -295,10 +313,16 @@ Workload resolve_workload(const WorkloadRequest& r, const std::vector<ModelPrese
     if (r.engine) {
         w.engine = parse_enum(kEngines, *r.engine, "--engine");
     } else if (!training) {
-        w.engine = is_gguf(w.quant) ? Engine::LlamaCpp : Engine::Vllm;
+        const bool gguf = is_gguf(w.quant) || w.model.origin == "gguf";
+        w.engine = gguf ? Engine::LlamaCpp : Engine::Vllm;
         assume(fmt::format("engine={} ({})", to_string(w.engine),
-                           is_gguf(w.quant) ? "the engine of GGUF files" : "the common GPU serving engine"));
+                           gguf ? "the engine of GGUF files" : "the common GPU serving engine"));
     }
+    if (w.model.origin == "gguf" && training)
+        throw InputError("a GGUF file is for llama.cpp inference; train from the Hugging Face checkpoint (--model-dir)");
+    if (w.model.weight_bytes && r.quant)
+        throw InputError(fmt::format("{} already fixes the weight format ({}); drop --quant", w.model.name,
+                                     w.model.file_quantization));
     if (is_gguf(w.quant) && w.engine != Engine::LlamaCpp)
         throw InputError(fmt::format("--quant {} is a GGUF format that only llama.cpp runs; use --engine llama.cpp",
                                      to_string(w.quant)));

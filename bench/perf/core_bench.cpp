@@ -20,6 +20,7 @@
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/report.hpp"
+#include "gpuadvise/table.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace {
@@ -63,6 +64,17 @@ void BM_ParseEmbeddedCatalogJsonOnly(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_ParseEmbeddedCatalogJsonOnly)->Unit(benchmark::kMicrosecond);
+
+// The CLI's load_catalog copies the cached embedded catalog into its own
+// Catalog value on every run.
+void BM_CopyEmbeddedCatalog(benchmark::State& state) {
+    const Catalog& cached = embedded::catalog();
+    for (auto _ : state) {
+        Catalog c = cached;
+        benchmark::DoNotOptimize(c);
+    }
+}
+BENCHMARK(BM_CopyEmbeddedCatalog)->Unit(benchmark::kMicrosecond);
 
 void BM_ParseModelPresets(benchmark::State& state) {
     for (auto _ : state) {
@@ -140,7 +152,7 @@ void BM_ReportText(benchmark::State& state) {
     const auto recs = rank(w, embedded::catalog(), options);
     const MemoryEstimate m = estimate(w);
     for (auto _ : state) {
-        std::string s = recommend_text(w, m, recs, 10, options, embedded::catalog().gpus.size());
+        std::string s = recommend_text(w, m, recs, 10, options, embedded::catalog().gpus.size(), Format::Table, Style{});
         benchmark::DoNotOptimize(s);
     }
 }
@@ -162,7 +174,7 @@ BENCHMARK(BM_ReportJson)->Unit(benchmark::kMicrosecond);
 // cost (CLI11 set-up and parsing, logger).
 void BM_RulesText(benchmark::State& state) {
     for (auto _ : state) {
-        std::string s = rules_text();
+        std::string s = render(rules_table(), Format::Table, Style{});
         benchmark::DoNotOptimize(s);
     }
 }

@@ -50,12 +50,25 @@ bool is_training(Method m);
 enum class LoraTarget { Q, K, V, O, Gate, Up, Down, LmHead };
 std::string to_string(LoraTarget);
 
+// A model read from files on disk (GGUF, safetensors, a Hugging Face folder):
+// exact parameter count and weight bytes, and the shape when the files give it.
+struct ModelFile {
+    std::string source;  // the path, for messages
+    std::string format;  // "gguf" | "safetensors"
+    std::optional<Architecture> arch;
+    std::uint64_t params = 0;
+    std::uint64_t weight_bytes = 0;
+    std::string quantization;  // "Q4_K", "BF16", ...
+};
+
 struct Model {
-    std::string name;    // as given: "8B", "llama-3.1-8b", "config.json", or a task id
-    std::string origin;  // "size" | "preset" | "hf-config" | "task"
+    std::string name;    // as given: "8B", "llama-3.1-8b", "config.json", a file, or a task id
+    std::string origin;  // "size" | "preset" | "hf-config" | "gguf" | "safetensors" | "task"
     Architecture arch;
     std::uint64_t params = 0;         // total parameters
     std::uint64_t active_params = 0;  // per token (differs for MoE)
+    std::optional<std::uint64_t> weight_bytes;  // exact, from a model file
+    std::string file_quantization;
 };
 
 struct Workload {
@@ -98,6 +111,7 @@ struct WorkloadRequest {
     std::optional<std::string> model;          // size or preset name
     std::optional<std::string> hf_config_text; // contents of --hf-config
     std::string hf_config_source = "config.json";
+    std::optional<ModelFile> model_file;  // --gguf, --safetensors, --model-dir
     std::optional<std::string> method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator, engine;
     std::optional<std::string> batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
     std::optional<bool> grad_ckpt, flash_attn, double_quant, optimizer_in_backward, chunked_loss;

@@ -1,5 +1,6 @@
 #include "cli/app.hpp"
 #include "cli/completion.hpp"
+#include "cli/detect_runner.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,6 +21,8 @@
 
 #include "gpuadvise/batch.hpp"
 #include "gpuadvise/embedded.hpp"
+#include "gpuadvise/gguf.hpp"
+#include "gpuadvise/safetensors.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/rank.hpp"
@@ -53,6 +56,95 @@ std::string read_input(const std::string& path, std::string_view flag, std::istr
     return s.str();
 }
 
+// Reads up to `limit` bytes from the start of a file (model files are read
+// only as far as their headers go).
+std::string read_prefix(const std::string& path, std::string_view flag, std::uint64_t limit, std::uint64_t* file_size) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(fmt::format("{} '{}' is a directory; give a file", flag, path));
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) throw InputError(fmt::format("{} '{}' cannot be read: no such file or no permission", flag, path));
+    *file_size = size;
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw InputError(fmt::format("{} '{}' cannot be read: no such file or no permission", flag, path));
+    std::string bytes(static_cast<std::size_t>(std::min<std::uint64_t>(limit, size)), '\0');
+    file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(file.gcount()));
+    return bytes;
+}
+
+// Calls `parse` on a growing prefix until the header fits (NeedMoreBytes).
+template <typename Parse>
+auto parse_prefix(const std::string& path, std::string_view flag, Parse parse) {
+    std::uint64_t want = 8ULL << 20;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        std::uint64_t size = 0;
+        const std::string bytes = read_prefix(path, flag, want, &size);
+        try {
+            return parse(bytes, size);
+        } catch (const NeedMoreBytes& more) {
+            if (more.needed <= bytes.size() || bytes.size() >= size) throw InputError(more.what());
+            want = more.needed;
+        }
+    }
+    throw InputError(fmt::format("{} '{}': the header did not fit after repeated reads", flag, path));
+}
+
+ModelFile read_gguf(const std::string& path) {
+    const GgufInfo info = parse_prefix(path, "--gguf", [&](const std::string& bytes, std::uint64_t size) {
+        return parse_gguf(bytes, size, path);
+    });
+    return {path, "gguf", info.arch, info.params, info.weight_bytes, info.quantization};
+}
+
+// A .safetensors file, or a model.safetensors.index.json naming its shards.
+ModelFile read_safetensors(const std::string& path, std::istream& in) {
+    std::vector<SafetensorsInfo> shards;
+    const std::filesystem::path p(path);
+    if (p.extension() == ".json") {
+        const std::string index = read_input(path, "--safetensors", in);
+        for (const auto& shard : parse_safetensors_index(index, path)) {
+            const std::string shard_path = (p.parent_path() / shard).string();
+            shards.push_back(parse_prefix(shard_path, "--safetensors shard", [&](const std::string& bytes, std::uint64_t size) {
+                return parse_safetensors_header(bytes, size, shard_path);
+            }));
+        }
+    } else {
+        shards.push_back(parse_prefix(path, "--safetensors", [&](const std::string& bytes, std::uint64_t size) {
+            return parse_safetensors_header(bytes, size, path);
+        }));
+    }
+    const SafetensorsInfo all = merge_safetensors(shards);
+    std::string dtype;
+    std::uint64_t most = 0;
+    for (const auto& [name, count] : all.dtype_counts)
+        if (count > most) {
+            most = count;
+            dtype = name;
+        }
+    return {path, "safetensors", std::nullopt, all.params, all.bytes, dtype};
+}
+
+// A Hugging Face model folder: config.json plus its safetensors weights.
+ModelFile read_model_dir(const std::string& dir, std::istream& in) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) throw InputError(fmt::format("--model-dir '{}' is not a folder", dir));
+    const auto config = std::filesystem::path(dir) / "config.json";
+    if (!std::filesystem::exists(config, ec))
+        throw InputError(fmt::format("--model-dir '{}' has no config.json; give a Hugging Face model folder", dir));
+    const std::string config_path = config.string();
+    const Architecture arch = parse_hf_config(read_input(config_path, "--model-dir config.json", in), config_path);
+    const auto index = std::filesystem::path(dir) / "model.safetensors.index.json";
+    const auto single = std::filesystem::path(dir) / "model.safetensors";
+    std::string weights;
+    if (std::filesystem::exists(index, ec)) weights = index.string();
+    else if (std::filesystem::exists(single, ec)) weights = single.string();
+    else throw InputError(fmt::format("--model-dir '{}' has no model.safetensors or model.safetensors.index.json", dir));
+    ModelFile f = read_safetensors(weights, in);
+    f.source = dir;
+    f.arch = arch;
+    return f;
+}
+
 // Flags shared by every command.
 struct Common {
     std::string catalog_path, merge_path, format, color;
@@ -79,8 +171,9 @@ struct WorkloadFlags {
         Field field;  // nullptr for flags handled by hand (--hf-config, --task)
     };
     std::vector<Bound> bound;
-    std::string hf_config, task_name;
+    std::string hf_config, task_name, gguf, safetensors, model_dir;
     CLI::Option *hf_config_opt = nullptr, *task_opt = nullptr, *gpus_opt = nullptr, *parallel_opt = nullptr;
+    CLI::Option *gguf_opt = nullptr, *safetensors_opt = nullptr, *model_dir_opt = nullptr;
     CLI::Option *grad_ckpt = nullptr, *no_grad_ckpt = nullptr, *flash = nullptr, *no_flash = nullptr;
     CLI::Option *dq = nullptr, *no_dq = nullptr, *oib = nullptr, *chunked = nullptr;
 
@@ -94,6 +187,13 @@ struct WorkloadFlags {
         opt("-m,--model", &WorkloadRequest::model,
             "Model: a size (8B, 1.5B, 350M) or a preset (llama-3.1-8b; see 'gpuadvise models')");
         hf_config_opt = app.add_option("--hf-config", hf_config, "Hugging Face config.json of the model ('-' reads stdin)");
+        gguf_opt = app.add_option("--gguf", gguf, "A GGUF model file: shape, exact parameters and weight bytes from its header");
+        safetensors_opt = app.add_option("--safetensors", safetensors,
+                                         "A .safetensors file or model.safetensors.index.json: exact parameters and bytes "
+                                         "(add --hf-config for the shape)");
+        model_dir_opt = app.add_option("--model-dir", model_dir, "A Hugging Face model folder (config.json + safetensors)");
+        gguf_opt->excludes(safetensors_opt)->excludes(model_dir_opt);
+        safetensors_opt->excludes(model_dir_opt);
         opt("--method", &WorkloadRequest::method, "inference | lora | qlora | full  [default: inference]");
         opt("--precision", &WorkloadRequest::precision,
             "fp32 | fp16 | bf16  [default: bf16; fp16 for qlora, the compute dtype of the document's §4 recipe]");
@@ -158,6 +258,11 @@ struct WorkloadFlags {
             r.hf_config_text = read_input(hf_config, "--hf-config", in);
             r.hf_config_source = hf_config == "-" ? "config.json from stdin" : hf_config;
         }
+        if (gguf_opt->count() > 0) r.model_file = read_gguf(gguf);
+        if (safetensors_opt->count() > 0) r.model_file = read_safetensors(safetensors, in);
+        if (model_dir_opt->count() > 0) r.model_file = read_model_dir(model_dir, in);
+        if (r.model_file && r.model_file->arch && r.hf_config_text)
+            throw InputError(fmt::format("{} already gives the model's shape; drop --hf-config", r.model_file->source));
         const auto pair = [](CLI::Option* on, CLI::Option* off) -> std::optional<bool> {
             if (on->count() > 0) return true;
             if (off->count() > 0) return false;
@@ -289,6 +394,8 @@ Config load_config() {
         c.values = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", c.path, e.byte));
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(fmt::format("{}: unusable JSON: {}", c.path, e.what()));
     }
     if (!c.values.is_object()) throw InputError(fmt::format("{}: expected a JSON object of settings", c.path));
     std::vector<std::string> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
@@ -398,6 +505,67 @@ void log_workload(const Workload& w) {
     for (const auto& a : w.assumed) spdlog::info("assumed {}", a);
 }
 
+// `--gpu local`: the first local accelerator that matches the catalog.
+std::vector<std::string> local_gpu_ids(const Catalog& catalog) {
+    std::string diagnostics;
+    const auto found = detect_local_gpus(catalog, &diagnostics);
+    std::vector<std::string> ids;
+    for (const auto& g : found)
+        if (!g.catalog_id.empty()) ids.push_back(g.catalog_id);
+    if (ids.empty())
+        throw InputError("--gpu local: no local accelerator matched the catalog (see 'gpuadvise detect -v'); name the GPU instead");
+    return ids;
+}
+
+const Gpu& resolve_gpu_or_local(const Catalog& catalog, const std::string& name) {
+    if (normalize_name(name) == "local") return resolve_gpu(catalog, local_gpu_ids(catalog).front());
+    return resolve_gpu(catalog, name);
+}
+
+// Lists the machine's accelerators and their catalog ids; exit 1 when none.
+int cmd_detect(Context& ctx) {
+    const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
+    std::string diagnostics;
+    const auto found = detect_local_gpus(catalog, &diagnostics);
+    std::size_t start = 0;
+    while (start < diagnostics.size()) {
+        const std::size_t end = diagnostics.find('\n', start);
+        spdlog::info("detect: {}", diagnostics.substr(start, end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (ctx.json()) {
+        nlohmann::ordered_json j;
+        j["schema"] = kSchemaVersion;
+        j["gpus"] = nlohmann::ordered_json::array();
+        for (const auto& g : found)
+            j["gpus"].push_back({{"source", g.source},
+                                 {"name", g.name},
+                                 {"memory_bytes", g.memory_bytes ? nlohmann::ordered_json(*g.memory_bytes) : nullptr},
+                                 {"pcie_gen", g.pcie_gen ? nlohmann::ordered_json(*g.pcie_gen) : nullptr},
+                                 {"pcie_width", g.pcie_width ? nlohmann::ordered_json(*g.pcie_width) : nullptr},
+                                 {"pci_id", g.pci_id},
+                                 {"catalog_id", g.catalog_id.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.catalog_id)},
+                                 {"match_note", g.match_note}});
+        print_json(ctx.out, j);
+    } else if (found.empty()) {
+        ctx.out << "no GPUs found: no nvidia-smi, rocm-smi, amd-smi or xpu-smi answered and /sys/class/drm lists none "
+                   "(run with -v to see why)\n";
+    } else {
+        Table t;
+        t.columns = {{"#", true}, {"Source"}, {"Reported name"}, {"Memory", true}, {"PCIe"}, {"Catalog id"}, {"Note", false, 1, true}};
+        for (std::size_t i = 0; i < found.size(); ++i) {
+            const auto& g = found[i];
+            t.rows.push_back({std::to_string(i), g.source, g.name.empty() ? g.pci_name : g.name,
+                              g.memory_bytes ? fmt::format("{:.1f} GiB", static_cast<double>(*g.memory_bytes) / static_cast<double>(kGiB)) : "-",
+                              g.pcie_gen ? fmt::format("Gen{} x{}", *g.pcie_gen, g.pcie_width.value_or(0)) : "-",
+                              g.catalog_id.empty() ? "-" : g.catalog_id, g.match_note});
+        }
+        ctx.out << render(t, ctx.format, ctx.style);
+    }
+    return found.empty() ? kExitNo : kExitOk;
+}
+
 int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
     const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
     log_workload(w);
@@ -465,7 +633,7 @@ int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name
     const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
     log_workload(w);
     const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
-    const Gpu& gpu = resolve_gpu(catalog, gpu_name);
+    const Gpu& gpu = resolve_gpu_or_local(catalog, gpu_name);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
     if (wf.parallel_given()) options.parallel = w.parallel;
@@ -499,7 +667,16 @@ int cmd_compare(Context& ctx, const WorkloadFlags& wf, const std::vector<std::st
     if (const auto t = wf.task()) options.task = t->requirements;
     if (wf.parallel_given()) options.parallel = w.parallel;
     std::vector<Recommendation> recs;
-    for (const auto& name : names) recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name), w.gpus, options));
+    std::vector<std::string> expanded;
+    for (const auto& name : names) {
+        if (normalize_name(name) == "local") {
+            for (const auto& id : local_gpu_ids(catalog))
+                if (std::find(expanded.begin(), expanded.end(), id) == expanded.end()) expanded.push_back(id);
+        } else {
+            expanded.push_back(name);
+        }
+    }
+    for (const auto& name : expanded) recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name), w.gpus, options));
     const MemoryEstimate memory = estimate(w);
     if (ctx.json()) print_json(ctx.out, recommend_json(w, memory, recs, recs.size(), options));
     else ctx.out << recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format, ctx.style);
@@ -712,7 +889,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     std::string check_gpu;
     check_flags.add(*check_cmd);
     check_rank.add(*check_cmd, false);
-    check_cmd->add_option("--gpu", check_gpu, "The GPU to check (id, alias or name)")->required();
+    check_cmd->add_option("--gpu", check_gpu, "The GPU to check (id, alias or name; 'local' for this machine's)")->required();
     sub_common.add(*check_cmd);
 
     auto* compare_cmd = app.add_subcommand("compare", "The same workload on several GPUs side by side");
@@ -752,6 +929,10 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     auto* man_cmd = app.add_subcommand("man", "Print the man page (roff)");
     man_cmd->group("");  // hidden: used by the build to install gpuadvise.1
 
+    auto* detect_cmd = app.add_subcommand("detect", "List this machine's accelerators (nvidia-smi, rocm-smi/amd-smi, xpu-smi, "
+                                                    "/sys) and their catalog ids; exit 1 when there are none");
+    sub_common.add(*detect_cmd);
+
     auto* models_cmd = app.add_subcommand("models", "List the model presets");
     sub_common.add(*models_cmd);
     auto* rules_cmd = app.add_subcommand("rules", "List the rules that reject, warn, tip and adjust scores");
@@ -775,7 +956,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
         // after the environment and config file have filled the gaps.
         Common* active = &common;
         CLI::App* active_app = &app;
-        for (CLI::App* sub : {estimate_cmd, check_cmd, compare_cmd, gpus_cmd, models_cmd, rules_cmd, batch_cmd})
+        for (CLI::App* sub : {estimate_cmd, check_cmd, compare_cmd, gpus_cmd, models_cmd, rules_cmd, batch_cmd, detect_cmd})
             if (sub->parsed()) {
                 active = &sub_common;
                 active_app = sub;
@@ -832,6 +1013,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
             return kExitOk;
         }
         if (batch_cmd->parsed()) return cmd_batch(ctx, batch_path);
+        if (detect_cmd->parsed()) return cmd_detect(ctx);
         if (rules_cmd->parsed()) return cmd_rules(ctx);
         return cmd_recommend(ctx, main_flags, main_rank);
     } catch (const InputError& e) {

@@ -120,6 +120,7 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
     // Everything the child needs is built before fork: after it, only
     // async-signal-safe calls until exec.
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<std::string> env_strings;
@@ -127,6 +128,7 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
         if (std::string_view(*e).substr(0, 7) != "LC_ALL=") env_strings.emplace_back(*e);
     env_strings.emplace_back("LC_ALL=C");  // decimal points, English messages
     std::vector<char*> envp;
+    envp.reserve(env_strings.size() + 1);
     for (auto& s : env_strings) envp.push_back(s.data());
     envp.push_back(nullptr);
 

@@ -70,14 +70,14 @@ bool process_is_dead(pid_t pid) {
 
 const std::string kNvidiaQuery = "--query-gpu=name,memory.total,pcie.link.gen.max,pcie.link.width.max";
 
-const std::string kAmdSmiSample = R"([
+const std::string kAmdSmiSample = R"~([
   {"gpu": 0, "asic": {"market_name": "AMD Instinct MI300X", "vendor_id": "0x1002", "device_id": "0x74a1", "rev_id": "0x00"},
    "bus": {"max_pcie_width": 16, "max_pcie_speed": {"value": 32, "unit": "GT/s"}},
    "vram": {"type": "HBM", "size": {"value": 196592, "unit": "MB"}}},
   {"gpu": 1, "asic": {"market_name": "AMD Instinct MI300X", "vendor_id": "0x1002", "device_id": "0x74a1", "rev_id": "0x00"},
    "bus": {"max_pcie_width": 16, "max_pcie_speed": {"value": 32, "unit": "GT/s"}},
    "vram": {"type": "HBM", "size": {"value": 196592, "unit": "MB"}}}
-])";
+])~";
 
 }  // namespace
 
@@ -201,7 +201,7 @@ TEST_CASE("detect: amd-smi before rocm-smi, and /sys for the vendors no tool cov
 
 TEST_CASE("detect: xpu-smi's list, then each device's details") {
     TempDir dir;
-    write_tool(dir, "xpu-smi", R"(case "$*" in
+    write_tool(dir, "xpu-smi", R"~(case "$*" in
 "discovery -j") cat <<'SAMPLE'
 {"device_list": [
   {"device_id": 0, "device_name": "Intel(R) Data Center GPU Max 1550", "device_type": "GPU", "pci_device_id": "0xbd5"},
@@ -216,7 +216,7 @@ SAMPLE
 ;;
 *) echo "Error: device not found" >&2; exit 1 ;;
 esac
-)");
+)~");
     std::string diagnostics;
     const auto gpus = detect_local_gpus(embedded::catalog(), &diagnostics, options_for(dir));
     INFO(diagnostics);
@@ -261,7 +261,7 @@ TEST_CASE("run_tool: exit codes, stderr, and refusals") {
     CHECK(r.exit_code == -1);
 }
 
-TEST_CASE("read_sysfs_drm: cards in numeric order; connectors, render nodes and a missing folder skipped") {
+TEST_CASE("read_sysfs_drm: cards in numeric order, without connectors, render nodes or a missing folder") {
     TempDir dir;
     write_card(dir, "card10", "0x10de", "0x2330");
     write_card(dir, "card2", "0x1002", "0x74a1", "206141652992");

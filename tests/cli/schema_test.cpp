@@ -439,3 +439,29 @@ TEST_CASE("schema validator: a schema it cannot fully check is refused") {
     const JsonSchemaValidator cycle(json::parse(R"({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}})"));
     CHECK(has_error(cycle.validate(json(1)), "", "nested too deeply"));
 }
+
+TEST_CASE("detect output matches its schema, with and without accelerators") {
+    // A fake nvidia-smi on a private PATH answers like a two-GPU machine.
+    const auto dir = std::filesystem::temp_directory_path() / "gpuadvise-detect-schema";
+    std::filesystem::create_directories(dir);
+    const auto tool = dir / "nvidia-smi";
+    {
+        std::ofstream script(tool);
+        script << "#!/bin/sh\nprintf 'NVIDIA GeForce RTX 4090, 24564 MiB, 4, 16\\nNVIDIA A100-SXM4-80GB, 81920 MiB, 4, 16\\n'\n";
+    }
+    std::filesystem::permissions(tool, std::filesystem::perms::owner_all);
+    const auto found = run_process({GPUADVISE_BIN, "detect", "--json"}, "", {"PATH=" + dir.string()});
+    REQUIRE(found.exit_code == 0);
+    const json doc = json::parse(found.out);
+    check_valid("detect", doc, {"detect", "--json"});
+    REQUIRE(doc["gpus"].size() == 2);
+    CHECK(doc["gpus"][0]["catalog_id"] == "nvidia-rtx-4090");
+    CHECK(doc["gpus"][1]["catalog_id"] == "nvidia-a100-80gb-sxm");
+    const auto check = run_process({GPUADVISE_BIN, "check", "--gpu", "local", "--model", "8B"}, "", {"PATH=" + dir.string()});
+    CHECK(check.exit_code == 0);
+    CHECK_THAT(check.out, Catch::Contains("nvidia-rtx-4090"));
+    const auto none = run_process({GPUADVISE_BIN, "detect", "--json"}, "", {"PATH=/nonexistent"});
+    CHECK(none.exit_code == 1);
+    check_valid("detect", json::parse(none.out), {"detect", "--json"});
+    std::filesystem::remove_all(dir);
+}

@@ -1,8 +1,9 @@
 // Fuzzes the GPU catalog (--catalog, --catalog-merge, GPUADVISE_CATALOG):
 // parse_catalog on the input, and merge_catalogs with the input as the
 // overlay on a small base (the first entries of the embedded catalog). A
-// catalog that parses is then ranked for two workloads and reported as JSON
-// and text, since every figure of a user's catalog flows into the ranking.
+// catalog that parses is then ranked for two workloads and reported as JSON,
+// tables, CSV and Markdown, since every figure and name of a user's catalog
+// flows into the ranking and the output.
 #include <cmath>
 #include <cstddef>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/report.hpp"
+#include "gpuadvise/table.hpp"
 #include "gpuadvise/workload.hpp"
 
 using namespace gpuadvise;
@@ -74,14 +76,20 @@ void check(const Catalog& c) {
                 if (!std::isfinite(r.score)) finding("non-finite score for '" + r.gpu->id + "'");
             const MemoryEstimate m = estimate(w);
             (void)recommend_json(w, m, recs, recs.size(), options).dump();
-            (void)recommend_text(w, m, recs, recs.size(), options, c.gpus.size());
-        }
-        // Also resolve every card by its own names, as --gpu does.
-        for (const Gpu& g : c.gpus) {
-            accepts([&] { (void)resolve_gpu(c, g.id); });
-            accepts([&] { (void)resolve_gpu(c, g.name); });
+            for (const Format format : {Format::Table, Format::Csv, Format::Markdown})
+                (void)recommend_text(w, m, recs, recs.size(), options, c.gpus.size(), format, Style{80, true});
         }
     }
+    std::vector<const Gpu*> list;
+    for (const Gpu& g : c.gpus) {
+        list.push_back(&g);
+        (void)render(gpu_detail_table(g), Format::Table, Style{60, false});
+        (void)gpu_json(g).dump();
+        // Every card resolves by its own names, as --gpu does (or is ambiguous).
+        accepts([&] { (void)resolve_gpu(c, g.id); });
+        accepts([&] { (void)resolve_gpu(c, g.name); });
+    }
+    (void)render(gpus_table(list), Format::Table, Style{100, false});
 }
 
 }  // namespace

@@ -9,7 +9,8 @@
 // or climb with '..' are skipped, the environment variable is set by the
 // harness (below), and the fixture names below are rewritten to files under
 // tests/fuzz/fixtures.
-// Should a flag that writes a file ever be added, list it in kDeniedFlags.
+// Should a flag that writes a file, or a command that runs other programs, be
+// added, list it in kDeniedFlags or kDeniedCommands.
 //
 // run() catches every exception itself: InputError is printed as the user's
 // message, anything else as "internal error ... (please report it)". So an
@@ -41,12 +42,17 @@ using gpuadvise::fuzz::finding;
 constexpr char kStdinSeparator = '\x1e';
 constexpr std::size_t kMaxArgs = 64;
 constexpr std::array<std::string_view, 4> kFixtures{"config.json", "moe-config.json", "catalog.json", "merge.json"};
-constexpr std::array<std::string_view, 4> kDeniedFlags{"--output", "--out", "--save", "--write"};
+// Arguments with effects outside the process: flags that would write a file
+// (none exist yet; matched as prefixes) and commands that run other programs
+// (`detect`, being added, runs nvidia-smi, rocm-smi, ...; matched exactly).
+constexpr std::array<std::string_view, 5> kDeniedFlags{"--output", "--out", "--save", "--write", "--detect"};
+constexpr std::array<std::string_view, 1> kDeniedCommands{"detect"};
 
 bool escapes_sandbox(std::string_view arg) {
     if (!arg.empty() && (arg.front() == '/' || arg.front() == '~')) return true;
     if (arg.find("..") != std::string_view::npos || arg.find("=/") != std::string_view::npos) return true;
-    return std::any_of(kDeniedFlags.begin(), kDeniedFlags.end(), [&](std::string_view f) { return arg.rfind(f, 0) == 0; });
+    return std::any_of(kDeniedFlags.begin(), kDeniedFlags.end(), [&](std::string_view f) { return arg.rfind(f, 0) == 0; }) ||
+           std::any_of(kDeniedCommands.begin(), kDeniedCommands.end(), [&](std::string_view c) { return arg == c; });
 }
 
 // "catalog.json" and "--catalog=catalog.json" become the fixture's full path.

@@ -38,7 +38,7 @@ const std::string kNvidiaMixed =
 // rocm-smi 6.x (ROCm issue rocm_smi_lib#159 and marimo#9237 show these keys):
 // an MI250X reports a board code as its series, and a low-power warning
 // precedes the JSON.
-const std::string kRocmMi250x = R"(WARNING: AMD GPU device(s) is/are in a low-power state. Check power control/runtime_status
+const std::string kRocmMi250x = R"~(WARNING: AMD GPU device(s) is/are in a low-power state. Check power control/runtime_status
 
 {
   "card0": {
@@ -71,10 +71,10 @@ const std::string kRocmMi250x = R"(WARNING: AMD GPU device(s) is/are in a low-po
     "Driver version": "6.7.0"
   }
 }
-)";
+)~";
 
 // rocm-smi 6.x on a Radeon RX 7900 XT (marimo-team/marimo#9237).
-const std::string kRocm7900xt = R"({
+const std::string kRocm7900xt = R"~({
   "card0": {
     "GPU use (%)": "0",
     "VRAM Total Memory (B)": "21458059264",
@@ -89,22 +89,22 @@ const std::string kRocm7900xt = R"({
     "GUID": "26967",
     "GFX Version": "gfx1100"
   }
-})";
+})~";
 
 // rocm-smi 5.x spelling (easybuild-framework#3978): "Card series" in pci.ids
 // style, "Card model" the subsystem id. Card order is numeric, not textual.
-const std::string kRocmOldMi100 = R"({
+const std::string kRocmOldMi100 = R"~({
   "card10": {"Card series": "Arcturus GL-XL [AMD Instinct MI100]", "Card model": "0x0c34",
              "Card vendor": "Advanced Micro Devices, Inc. [AMD/ATI]", "Card SKU": "D34316",
              "VRAM Total Memory (B)": "34342961152", "VRAM Total Used Memory (B)": "6905856"},
   "card2": {"Card series": "Arcturus GL-XL [AMD Instinct MI100]", "Card model": "0x0c34",
             "Card vendor": "Advanced Micro Devices, Inc. [AMD/ATI]", "Card SKU": "D34316",
             "VRAM Total Memory (B)": "34342961152", "VRAM Total Used Memory (B)": "6905856"}
-})";
+})~";
 
 // amd-smi static --json, newer releases (wrapped in "gpu_data"), an MI210
 // (from a ROCm device-metrics-exporter test), trimmed to the asked sections.
-const std::string kAmdSmiMi210 = R"({
+const std::string kAmdSmiMi210 = R"~({
     "gpu_data": [
         {
             "gpu": 0,
@@ -137,11 +137,11 @@ const std::string kAmdSmiMi210 = R"({
             }
         }
     ]
-})";
+})~";
 
 // amd-smi static --json, older releases (a bare list), two MI300X, one of them
 // without a market name.
-const std::string kAmdSmiMi300x = R"([
+const std::string kAmdSmiMi300x = R"~([
     {
         "gpu": 0,
         "asic": {"market_name": "AMD Instinct MI300X", "vendor_id": "0x1002", "device_id": "0x74a1", "rev_id": "0x00"},
@@ -156,10 +156,10 @@ const std::string kAmdSmiMi300x = R"([
                 "pcie_interface_version": "Gen 5", "slot_type": "OAM"},
         "vram": {"type": "HBM", "vendor": "N/A", "size": "196592 MB"}
     }
-])";
+])~";
 
 // xpu-smi discovery -j (the list: names, no memory), keys as in intel/xpumanager.
-const std::string kXpuList = R"({
+const std::string kXpuList = R"~({
     "device_list": [
         {
             "device_function_type": "physical",
@@ -184,10 +184,10 @@ const std::string kXpuList = R"({
             "vendor_name": "Intel(R) Corporation"
         }
     ]
-})";
+})~";
 
 // xpu-smi discovery -d 0 -j: one device's details (values are strings).
-const std::string kXpuDetail = R"({
+const std::string kXpuDetail = R"~({
     "device_id": 0,
     "device_name": "Intel(R) Data Center GPU Max 1550",
     "device_type": "GPU",
@@ -199,7 +199,7 @@ const std::string kXpuDetail = R"({
     "memory_ecc_state": "enabled",
     "number_of_tiles": "2",
     "vendor_name": "Intel(R) Corporation"
-})";
+})~";
 
 const Catalog& catalog() { return embedded::catalog(); }
 
@@ -330,6 +330,9 @@ TEST_CASE("rocm-smi JSON: a Radeon card") {
     CHECK(gpus[0].pci_name == "AMD Radeon RX 7900 XT");  // revision 0xcc
     match_to_catalog(gpus, catalog());
     CHECK(gpus[0].catalog_id == "amd-rx-7900-xt");
+    // Warnings after the JSON, or before it in brackets, are not part of it.
+    CHECK(parse_rocm_smi_json(kRocm7900xt + "\nWARNING: [card0] is in a low-power state {1}\n").size() == 1);
+    CHECK(parse_rocm_smi_json("[WARNING] low-power state\n" + kRocm7900xt).size() == 1);
 }
 
 TEST_CASE("rocm-smi JSON: 5.x spelling, pci.ids-style series, numeric card order") {
@@ -344,12 +347,12 @@ TEST_CASE("rocm-smi JSON: 5.x spelling, pci.ids-style series, numeric card order
 
 TEST_CASE("rocm-smi JSON: malformed output") {
     check_input_error(parse_rocm_smi_json, "WARNING: No JSON data to report\n", "no JSON");
-    check_input_error(parse_rocm_smi_json, R"({"card0": {"Card Series": )", "not valid JSON");
-    check_input_error(parse_rocm_smi_json, R"([1, 2, 3])", "expected a JSON object");
-    check_input_error(parse_rocm_smi_json, R"({"card0": [1, 2]})", "'card0' is not an object");
-    check_input_error(parse_rocm_smi_json, R"({"card0": {"VRAM Total Memory (B)": "lots"}})", "not a whole number");
+    check_input_error(parse_rocm_smi_json, R"~({"card0": {"Card Series": )~", "not valid JSON");
+    check_input_error(parse_rocm_smi_json, R"~([1, 2, 3])~", "expected a JSON object");
+    check_input_error(parse_rocm_smi_json, R"~({"card0": [1, 2]})~", "'card0' is not an object");
+    check_input_error(parse_rocm_smi_json, R"~({"card0": {"VRAM Total Memory (B)": "lots"}})~", "not a whole number");
     check_input_error(parse_rocm_smi_json, std::string(5000, '[') + std::string(5000, ']'), "nested deeper");
-    CHECK(parse_rocm_smi_json(R"({"system": {"Driver version": "6.7.0"}})").empty());
+    CHECK(parse_rocm_smi_json(R"~({"system": {"Driver version": "6.7.0"}})~").empty());
 }
 
 // ---------------------------------------------------------------------- amd-smi
@@ -381,11 +384,11 @@ TEST_CASE("amd-smi JSON: a bare list, N/A fields, a string size, a missing name"
 }
 
 TEST_CASE("amd-smi JSON: malformed output") {
-    check_input_error(parse_amd_smi_json, R"({"cpu_data": []})", "expected a list of GPUs");
-    check_input_error(parse_amd_smi_json, R"([1])", "GPU entry 0 is not an object");
-    check_input_error(parse_amd_smi_json, R"([{"vram": {"size": {"value": 1, "unit": "parsec"}}}])", "unknown unit");
-    check_input_error(parse_amd_smi_json, R"([{"vram": {"size": "many"}}])", "not like '65520 MB'");
-    check_input_error(parse_amd_smi_json, R"([{"bus": {"max_pcie_width": 512}}])", "max_pcie_width 512");
+    check_input_error(parse_amd_smi_json, R"~({"cpu_data": []})~", "expected a list of GPUs");
+    check_input_error(parse_amd_smi_json, R"~([1])~", "GPU entry 0 is not an object");
+    check_input_error(parse_amd_smi_json, R"~([{"vram": {"size": {"value": 1, "unit": "parsec"}}}])~", "unknown unit");
+    check_input_error(parse_amd_smi_json, R"~([{"vram": {"size": "many"}}])~", "not like '65520 MB'");
+    check_input_error(parse_amd_smi_json, R"~([{"bus": {"max_pcie_width": 512}}])~", "max_pcie_width 512");
     CHECK(parse_amd_smi_json("[]").empty());
 }
 
@@ -413,11 +416,11 @@ TEST_CASE("xpu-smi JSON: the device list and one device's details") {
 }
 
 TEST_CASE("xpu-smi JSON: malformed output") {
-    check_input_error(parse_xpu_smi_json, R"({"device_list": 5})", "not a list");
-    check_input_error(parse_xpu_smi_json, R"({"something": 1})", "expected \"device_list\"");
-    check_input_error(parse_xpu_smi_json, R"({"device_list": [{"device_name": "x", "pcie_generation": "fast"}]})",
+    check_input_error(parse_xpu_smi_json, R"~({"device_list": 5})~", "not a list");
+    check_input_error(parse_xpu_smi_json, R"~({"something": 1})~", "expected \"device_list\"");
+    check_input_error(parse_xpu_smi_json, R"~({"device_list": [{"device_name": "x", "pcie_generation": "fast"}]})~",
                       "pcie_generation");
-    CHECK(parse_xpu_smi_json(R"({"device_list": []})").empty());
+    CHECK(parse_xpu_smi_json(R"~({"device_list": []})~").empty());
 }
 
 // ------------------------------------------------------------------------ sysfs
@@ -608,9 +611,10 @@ TEST_CASE("parsers: cut or corrupted samples give InputError or a result, nothin
         for (std::size_t cut = 0; cut <= text.size(); cut += 7) inputs.push_back(text.substr(0, cut));
         for (int i = 0; i < 300; ++i) {
             std::string t = text;
-            for (int k = 0; k < 3; ++k)
-                t[std::uniform_int_distribution<std::size_t>(0, t.size() - 1)(rng)] =
-                    bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
+            for (int k = 0; k < 3; ++k) {
+                const std::size_t at = std::uniform_int_distribution<std::size_t>(0, t.size() - 1)(rng);
+                t[at] = bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
+            }
             inputs.push_back(t);
         }
         for (const auto& input : inputs) {
