@@ -27,7 +27,7 @@ using Args = std::vector<std::string>;
 const std::filesystem::path kSchemaDir = std::filesystem::path(GPUADVISE_SOURCE_DIR) / "docs" / "schema";
 
 const std::vector<std::string> kSchemaNames{"recommend", "estimate", "estimate-gpu", "check",
-                                            "gpus",      "gpu-show", "models",       "rules"};
+                                            "gpus",      "gpu-show", "models",       "rules",   "detect"};
 
 json read_json_file(const std::filesystem::path& path) {
     std::ifstream in(path);
