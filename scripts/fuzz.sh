@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-30}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 per_input_timeout="${FUZZ_TIMEOUT:-10}"
-read -r -a targets <<<"${FUZZ_TARGETS:-units cli hf_config catalog presets}"
+read -r -a targets <<<"${FUZZ_TARGETS:-units cli hf_config catalog presets gguf safetensors batch}"
 jobs="${FUZZ_JOBS:-$(nproc)}"
 
 bash scripts/deps.sh clang-14 libclang-rt-14-dev

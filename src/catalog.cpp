@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/json_input.hpp"
 #include "gpuadvise/names.hpp"
 
 namespace gpuadvise {
@@ -209,18 +212,7 @@ Gpu parse_gpu(const json& j, std::string path, std::string_view source) {
     return g;
 }
 
-json parse_json(std::string_view text, std::string_view source) {
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        throw InputError(fmt::format("{}: the file is empty; expected a JSON catalog", source));
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", source, e.byte));
-    } catch (const json::exception& e) {
-        // e.g. a number beyond double range (1e999): valid syntax, unusable value
-        throw InputError(fmt::format("{}: unusable JSON: {}", source, e.what()));
-    }
-}
+json parse_json(std::string_view text, std::string_view source) { return parse_json_input(text, source, "a JSON catalog"); }
 
 Catalog catalog_from_json(const json& root, std::string_view source) {
     if (!root.is_object()) throw InputError(fmt::format("{}: expected an object with a 'gpus' array", source));
@@ -233,13 +225,14 @@ Catalog catalog_from_json(const json& root, std::string_view source) {
     const json& list = r.required("gpus");
     if (!list.is_array()) r.fail("gpus", "must be an array");
     r.finish();
-    std::map<std::string, std::string> names;  // normalised id/alias -> id
+    std::unordered_map<std::string, std::string> names;  // normalised id/alias -> id
+    std::unordered_set<std::string> ids;
+    c.gpus.reserve(list.size());
     for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string path = fmt::format("/gpus/{}", i);
         Gpu g = parse_gpu(list[i], path, source);
-        for (const auto& earlier : c.gpus)
-            if (earlier.id == g.id)
-                throw InputError(fmt::format("{}: {}/id: '{}' appears twice; ids must be unique", source, path, g.id));
+        if (!ids.insert(g.id).second)
+            throw InputError(fmt::format("{}: {}/id: '{}' appears twice; ids must be unique", source, path, g.id));
         std::vector<std::string> keys{g.id};
         keys.insert(keys.end(), g.aliases.begin(), g.aliases.end());
         for (const auto& key : keys) {
@@ -273,13 +266,22 @@ Catalog merge_catalogs(std::string_view base_text, std::string_view base_source,
     if (!overlay.is_object() || !overlay.contains("gpus") || !overlay["gpus"].is_array())
         throw InputError(fmt::format("{}: expected an object with a 'gpus' array", overlay_source));
     json& gpus = base["gpus"];
+    if (!gpus.is_array()) throw InputError(fmt::format("{}: /gpus: must be an array", base_source));
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+        if (gpus[i].is_object() && gpus[i].contains("id") && gpus[i]["id"].is_string())
+            index.emplace(gpus[i]["id"].get<std::string>(), i);
     for (std::size_t i = 0; i < overlay["gpus"].size(); ++i) {
         const json& entry = overlay["gpus"][i];
         if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
             throw InputError(fmt::format("{}: /gpus/{}/id: is required (a string)", overlay_source, i));
-        const auto it = std::find_if(gpus.begin(), gpus.end(), [&](const json& g) { return g["id"] == entry["id"]; });
-        if (it == gpus.end()) gpus.push_back(entry);
-        else it->merge_patch(entry);
+        const auto it = index.find(entry["id"].get<std::string>());
+        if (it == index.end()) {
+            index.emplace(entry["id"].get<std::string>(), gpus.size());
+            gpus.push_back(entry);
+        } else {
+            gpus[it->second].merge_patch(entry);
+        }
     }
     return catalog_from_json(base, fmt::format("{} + {}", base_source, overlay_source));
 }

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/json_input.hpp"
 #include "gpuadvise/names.hpp"
 
 namespace gpuadvise {
@@ -128,13 +129,30 @@ void validate_architecture(const Architecture& a, std::string_view source) {
                                          a.dense_layers, a.layers));
     }
     if (a.encoder_decoder) check("num_decoder_layers", a.decoder_layers, 100'000);
+    // Optional fields are zero when absent; when present they are bounded too.
+    const auto optional = [&](std::string_view field, std::int64_t value, std::int64_t max) {
+        if (value < 0 || value > max)
+            throw InputError(fmt::format("{}: '{}' = {} is out of range [0, {}]", source, field, value, max));
+    };
+    optional("max_position_embeddings / n_positions (learned positions)", a.learned_positions, 10'000'000);
+    optional("num_local_experts", a.experts, 100'000);
+    optional("shared_expert_intermediate_size", a.shared_intermediate, 10'000'000);
+    optional("kv_lora_rank", a.kv_lora_rank, 1'000'000);
+    optional("q_lora_rank", a.q_lora_rank, 1'000'000);
+    optional("qk_rope_head_dim", a.qk_rope_head_dim, 100'000);
+    optional("qk_nope_head_dim", a.qk_nope_head_dim, 100'000);
+    optional("v_head_dim", a.v_head_dim, 100'000);
+    optional("extra parameters (type_vocab_size, relative attention buckets)", a.extra_params, 1'000'000'000'000LL);
     // A shape whose parameter count overflows is not a model; 1e15 is the
     // same limit as for --model sizes.
+    const double ffn = static_cast<double>(std::max(a.intermediate, a.moe_intermediate)) *
+                       static_cast<double>(std::max<std::int64_t>(a.experts, 1));
     const double approx = static_cast<double>(a.total_layers()) *
-                              (static_cast<double>(a.hidden) * static_cast<double>(a.intermediate) * 3.0 *
-                                   static_cast<double>(std::max<std::int64_t>(a.experts, 1)) +
+                              (static_cast<double>(a.hidden) * ffn * 3.0 +
                                4.0 * static_cast<double>(a.hidden) * static_cast<double>(a.q_dim())) +
-                          2.0 * static_cast<double>(a.vocab) * static_cast<double>(a.hidden);
+                          (2.0 * static_cast<double>(a.vocab) + static_cast<double>(a.learned_positions)) *
+                              static_cast<double>(a.hidden) +
+                          static_cast<double>(a.extra_params);
     if (approx > 1e15)
         throw InputError(fmt::format("{}: the shape implies over 1e15 parameters; check hidden_size and layers", source));
 }
@@ -142,16 +160,33 @@ void validate_architecture(const Architecture& a, std::string_view source) {
 namespace {
 
 // Reads the first of several spellings of an integer field; 0 when absent.
+// Values from a file are bounded here, before any arithmetic uses them, so a
+// hostile config.json cannot overflow the shape's products.
+constexpr std::int64_t kMaxField = 1'000'000'000;
+
 std::int64_t int_field(const json& j, std::initializer_list<const char*> keys, std::string_view source) {
     for (const char* key : keys) {
         const auto it = j.find(key);
         if (it == j.end() || it->is_null()) continue;
-        if (it->is_number_integer()) return it->get<std::int64_t>();
-        if (it->is_number_float()) {
+        std::int64_t value = 0;
+        if (it->is_number_integer() && !(it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxField))) {
+            value = it->get<std::int64_t>();
+        } else if (it->is_number_float()) {
             const double v = it->get<double>();
-            if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e15) return static_cast<std::int64_t>(v);
+            if (!std::isfinite(v) || v != std::floor(v))
+                throw InputError(fmt::format("{}: '{}' must be an integer (got {})", source, key, it->dump()));
+            if (std::fabs(v) > static_cast<double>(kMaxField))
+                throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source, key, it->dump(), kMaxField));
+            value = static_cast<std::int64_t>(v);
+        } else if (it->is_number_unsigned()) {
+            throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source, key, it->dump(), kMaxField));
+        } else {
+            throw InputError(fmt::format("{}: '{}' must be an integer (got {})", source, key, it->dump()));
         }
-        throw InputError(fmt::format("{}: '{}' must be an integer (got {})", source, key, it->dump()));
+        if (value < 0) throw InputError(fmt::format("{}: '{}' must not be negative (got {})", source, key, value));
+        if (value > kMaxField)
+            throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source, key, value, kMaxField));
+        return value;
     }
     return 0;
 }
@@ -280,18 +315,7 @@ Architecture architecture_from_json(const json& root, std::string_view source) {
     return a;
 }
 
-json parse_json(std::string_view text, std::string_view source) {
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        throw InputError(fmt::format("{}: the file is empty; expected JSON", source));
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", source, e.byte));
-    } catch (const json::exception& e) {
-        // e.g. a number beyond double range (1e999): valid syntax, unusable value
-        throw InputError(fmt::format("{}: unusable JSON: {}", source, e.what()));
-    }
-}
+json parse_json(std::string_view text, std::string_view source) { return parse_json_input(text, source, "JSON"); }
 
 }  // namespace
 
@@ -354,6 +378,7 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
             throw InputError(fmt::format("{}: each model needs an id and a config object", where));
         ModelPreset p;
         p.id = string_field(m, "id", where);
+        if (p.id.empty()) throw InputError(fmt::format("{}: each model needs a non-empty \"id\"", where));
         p.name = string_field(m, "name", where);
         p.hf_repo = string_field(m, "hf_repo", where);
         p.params_note = string_field(m, "params_note", where);
@@ -361,8 +386,11 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
         if (const auto it = m.find("aliases"); it != m.end() && it->is_array())
             for (const auto& alias : *it)
                 if (alias.is_string()) p.aliases.push_back(alias.get<std::string>());
-        const std::int64_t params = int_field(m, {"params"}, where);
-        p.published_params = u(params);
+        if (const auto it = m.find("params"); it != m.end() && !it->is_null()) {
+            if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 1'000'000'000'000'000ULL)
+                throw InputError(fmt::format("{}: 'params' must be a parameter count (got {})", where, it->dump()));
+            p.published_params = it->get<std::uint64_t>();
+        }
         p.arch = architecture_from_json(m["config"], fmt::format("{} config of '{}'", source, p.id));
         for (const std::string& key : [&] {
                  std::vector<std::string> keys{p.id, p.hf_repo};

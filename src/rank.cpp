@@ -63,17 +63,25 @@ RankBy parse_rank_by(const std::string& text) {
     return RankBy::Value;
 }
 
-Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count, const RankOptions& options) {
+Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count, const RankOptions& options,
+                             const MemoryEstimate* single) {
     Workload w = base;
     w.gpus = count;
     const std::uint64_t usable = usable_memory(gpu, options.os);
     if (options.parallel) {
         w.parallel = count == 1 ? Parallel::None : *options.parallel;
+    } else if (count == 1) {
+        w.parallel = Parallel::None;
     } else {
-        Workload one = base;
-        one.gpus = 1;
-        one.parallel = Parallel::None;
-        w.parallel = choose_strategy(base, gpu, count, estimate(one).per_gpu_bytes <= usable);
+        std::optional<MemoryEstimate> computed;
+        if (!single) {
+            Workload one = base;
+            one.gpus = 1;
+            one.parallel = Parallel::None;
+            computed = estimate(one);
+            single = &*computed;
+        }
+        w.parallel = choose_strategy(base, gpu, count, single->per_gpu_bytes <= usable);
     }
     if (w.parallel == Parallel::Tp && w.model.arch.heads % count != 0) w.parallel = Parallel::Pp;
     if (w.parallel == Parallel::Pp && count > w.model.arch.total_layers()) w.parallel = Parallel::Tp;
@@ -145,14 +153,20 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         for (std::int64_t c = 1; c <= options.max_gpus; c *= 2) counts.push_back(c);
         if (counts.empty()) counts.push_back(1);
     }
+    // The one-GPU estimate depends on the workload only: compute it once.
+    Workload one = workload;
+    one.gpus = 1;
+    one.parallel = Parallel::None;
+    const MemoryEstimate single = estimate(one);
     std::vector<Recommendation> out;
+    out.reserve(catalog.gpus.size());
     for (const Gpu& gpu : catalog.gpus) {
         if (options.vendor && normalize_name(gpu.vendor) != normalize_name(*options.vendor)) continue;
         if (options.segment && normalize_name(gpu.segment) != normalize_name(*options.segment)) continue;
         std::optional<Recommendation> best;
         Recommendation largest_try;  // shown when nothing fits: the closest miss
         for (std::size_t i = 0; i < counts.size(); ++i) {
-            Recommendation rec = evaluate_plan(workload, gpu, counts[i], options);
+            Recommendation rec = evaluate_plan(workload, gpu, counts[i], options, &single);
             if (!rec.fits) {
                 if (i == 0 || rec.headroom_bytes > largest_try.headroom_bytes) largest_try = std::move(rec);
                 continue;

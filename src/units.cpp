@@ -83,7 +83,7 @@ std::uint64_t parse_bytes(std::string_view text, std::string_view flag) {
     else
         throw InputError(fmt::format("{} '{}' has an unknown unit '{}'; use a size like {}", flag, text, suffix, example));
     const double bytes = value * scale;
-    if (!(bytes > 0)) throw InputError(fmt::format("{} '{}' must be positive, like {}", flag, text, example));
+    if (!(bytes >= 1)) throw InputError(fmt::format("{} '{}' must be at least one byte, like {}", flag, text, example));
     if (bytes > 1e18) throw InputError(fmt::format("{} '{}' is too large; use a size like {}", flag, text, example));
     return static_cast<std::uint64_t>(std::llround(bytes));
 }

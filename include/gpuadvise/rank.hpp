@@ -49,8 +49,11 @@ struct Recommendation {
     std::vector<std::string> tips;
 };
 
-// Evaluates one plan (used by rank, check and compare).
-Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count, const RankOptions& options);
+// Evaluates one plan (used by rank, check and compare). `single` is the
+// one-GPU estimate of `base` when the caller has it (it decides between data
+// parallel and sharding); it is computed when null.
+Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count, const RankOptions& options,
+                             const MemoryEstimate* single = nullptr);
 
 // Every card's best plan, fitting ones first in score order, ties broken by id.
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog, const RankOptions& options);

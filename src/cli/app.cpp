@@ -22,6 +22,7 @@
 #include "gpuadvise/batch.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/gguf.hpp"
+#include "gpuadvise/json_input.hpp"
 #include "gpuadvise/safetensors.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
@@ -389,14 +390,7 @@ Config load_config() {
     std::error_code ec;
     if (c.path.empty() || !std::filesystem::exists(c.path, ec)) return c;
     std::istringstream none;
-    const std::string text = read_input(c.path, "config file", none);
-    try {
-        c.values = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", c.path, e.byte));
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(fmt::format("{}: unusable JSON: {}", c.path, e.what()));
-    }
+    c.values = parse_json_input(read_input(c.path, "config file", none), c.path, "a JSON object of settings");
     if (!c.values.is_object()) throw InputError(fmt::format("{}: expected a JSON object of settings", c.path));
     std::vector<std::string> keys(std::begin(kConfigKeys), std::end(kConfigKeys));
     for (const auto& [key, value] : c.values.items()) {
@@ -501,6 +495,20 @@ Catalog load_catalog(const Common& c, std::istream& in, const Config& config = {
 
 void print_json(std::ostream& out, const nlohmann::ordered_json& j) { out << j.dump(2) << '\n'; }
 
+// Presets are parsed only when the model is named rather than sized.
+const std::vector<ModelPreset>& presets_for(const WorkloadRequest& r) {
+    static const std::vector<ModelPreset> none;
+    if (!r.model || r.model->empty()) return none;
+    const char c = r.model->front();
+    const bool size = std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.';
+    return size ? none : embedded::model_presets();
+}
+
+Workload resolve(const WorkloadFlags& wf, std::istream& in) {
+    const WorkloadRequest request = wf.request(in);
+    return resolve_workload(request, presets_for(request));
+}
+
 void log_workload(const Workload& w) {
     for (const auto& a : w.assumed) spdlog::info("assumed {}", a);
 }
@@ -567,7 +575,7 @@ int cmd_detect(Context& ctx) {
 }
 
 int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
-    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    const Workload w = resolve(wf, ctx.in);
     log_workload(w);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
@@ -598,7 +606,7 @@ int cmd_recommend(Context& ctx, const WorkloadFlags& wf, const RankFlags& rf) {
 }
 
 int cmd_estimate(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name, const RankFlags& rf) {
-    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    const Workload w = resolve(wf, ctx.in);
     log_workload(w);
     const MemoryEstimate memory = estimate(w);
     if (gpu_name.empty()) {
@@ -630,7 +638,7 @@ int cmd_estimate(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_n
 }
 
 int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name, const RankFlags& rf) {
-    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    const Workload w = resolve(wf, ctx.in);
     log_workload(w);
     const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     const Gpu& gpu = resolve_gpu_or_local(catalog, gpu_name);
@@ -661,7 +669,7 @@ int cmd_check(Context& ctx, const WorkloadFlags& wf, const std::string& gpu_name
 }
 
 int cmd_compare(Context& ctx, const WorkloadFlags& wf, const std::vector<std::string>& names, const RankFlags& rf) {
-    const Workload w = resolve_workload(wf.request(ctx.in), embedded::model_presets());
+    const Workload w = resolve(wf, ctx.in);
     const Catalog catalog = load_catalog(ctx.common, ctx.in, ctx.config);
     RankOptions options = rf.options();
     if (const auto t = wf.task()) options.task = t->requirements;
@@ -854,15 +862,16 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
                            "  gpuadvise --model llama-3-70b --method inference --quant int4 --json\n"
                            "  gpuadvise check --gpu rtx-4090 --model 8B --method lora\n\n") +
                kExitCodesHelp);
-    app.set_version_flag("-V,--version", std::string("gpuadvise ") + GPUADVISE_VERSION + " (catalog " +
-                                             [] {
-                                                 try {
-                                                     return embedded::catalog().date;
-                                                 } catch (...) {
-                                                     return std::string("unreadable");
-                                                 }
-                                             }() +
-                                             ")");
+    // A callback, so the catalog is parsed only when --version is asked for.
+    app.set_version_flag("-V,--version", [] {
+        std::string date;
+        try {
+            date = embedded::catalog().date;
+        } catch (...) {
+            date = "unreadable";
+        }
+        return std::string("gpuadvise ") + GPUADVISE_VERSION + " (catalog " + date + ")";
+    });
     Context ctx{in, out, err, {}, {}, Format::Table, {}};
     Common& common = ctx.common;
 

@@ -114,7 +114,7 @@ std::vector<Case> cases() {
         {{"--hf-config", "{dir}/missing.json"}, "cannot be read"},
         {{"--hf-config", "{dir}/malformed.json"}, "not valid JSON"},
         {{"--hf-config", "{dir}/noshape.json"}, "missing the model shape"},
-        {{"--hf-config", "{dir}/negative.json"}, "'hidden_size' must be a positive integer"},
+        {{"--hf-config", "{dir}/negative.json"}, "'hidden_size' must not be negative"},
         {{"--hf-config", "{dir}/huge.json"}, "implausibly large"},
         {{"--hf-config", "{dir}/strtype.json"}, "'num_hidden_layers' must be an integer"},
         {{"--hf-config", "-"}, "empty", ""},
