@@ -3,7 +3,7 @@
 namespace gpuadvise::embedded {
 
 const Catalog& catalog() {
-    static const Catalog c = parse_catalog(gpus_json(), kGpusSource);
+    static const Catalog c = build_catalog();
     return c;
 }
 

@@ -153,8 +153,13 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         for (std::int64_t c = 1; c <= options.max_gpus; c *= 2) counts.push_back(c);
         if (counts.empty()) counts.push_back(1);
     }
+    // Plans copy the workload; the texts that describe it are not needed there
+    // (the workload's own warnings are added to the chosen plans below).
+    Workload slim = workload;
+    slim.assumed.clear();
+    slim.warnings.clear();
     // The one-GPU estimate depends on the workload only: compute it once.
-    Workload one = workload;
+    Workload one = slim;
     one.gpus = 1;
     one.parallel = Parallel::None;
     const MemoryEstimate single = estimate(one);
@@ -166,7 +171,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         std::optional<Recommendation> best;
         Recommendation largest_try;  // shown when nothing fits: the closest miss
         for (std::size_t i = 0; i < counts.size(); ++i) {
-            Recommendation rec = evaluate_plan(workload, gpu, counts[i], options, &single);
+            Recommendation rec = evaluate_plan(slim, gpu, counts[i], options, &single);
             if (!rec.fits) {
                 if (i == 0 || rec.headroom_bytes > largest_try.headroom_bytes) largest_try = std::move(rec);
                 continue;
@@ -181,6 +186,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             }
         }
         out.push_back(best ? std::move(*best) : std::move(largest_try));
+        for (const auto& warning : workload.warnings) out.back().warnings.push_back(warning);
     }
     std::stable_sort(out.begin(), out.end(), [&](const Recommendation& a, const Recommendation& b) {
         if (a.fits != b.fits) return a.fits;

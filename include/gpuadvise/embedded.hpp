@@ -12,6 +12,9 @@ namespace gpuadvise::embedded {
 std::string_view gpus_json();
 std::string_view models_json();
 
+// The catalog as generated C++ (src/tools/gen_catalog.cpp): validated at
+// build time, constructed on first use without parsing.
+Catalog build_catalog();
 const Catalog& catalog();
 const std::vector<ModelPreset>& model_presets();
 

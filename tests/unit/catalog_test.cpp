@@ -152,3 +152,31 @@ TEST_CASE("catalog entries agree with the reference table") {
     }
     CHECK(compared == 44);
 }
+
+TEST_CASE("the generated catalog equals a fresh parse of data/gpus.json") {
+    const Catalog parsed = parse_catalog(embedded::gpus_json(), "data/gpus.json");
+    const Catalog& built = embedded::catalog();
+    REQUIRE(parsed.gpus.size() == built.gpus.size());
+    CHECK(parsed.date == built.date);
+    for (std::size_t i = 0; i < parsed.gpus.size(); ++i) {
+        const Gpu& a = parsed.gpus[i];
+        const Gpu& b = built.gpus[i];
+        INFO(a.id);
+        CHECK(a.id == b.id);
+        CHECK(a.aliases == b.aliases);
+        CHECK(a.memory_bytes == b.memory_bytes);
+        CHECK(a.memory_bandwidth_gbps == b.memory_bandwidth_gbps);
+        CHECK(a.tflops.bf16 == b.tflops.bf16);
+        CHECK(a.tflops.fp8 == b.tflops.fp8);
+        CHECK(a.tflops.tf32 == b.tflops.tf32);
+        CHECK(a.tdp_watts == b.tdp_watts);
+        CHECK(a.interconnect_gbps == b.interconnect_gbps);
+        CHECK(a.interconnect_max_gpus == b.interconnect_max_gpus);
+        CHECK(a.price.has_value() == b.price.has_value());
+        if (a.price && b.price) CHECK(a.price->usd == b.price->usd);
+        CHECK(a.sources == b.sources);
+        CHECK(a.notes == b.notes);
+        CHECK(a.min_stack == b.min_stack);
+        CHECK(a.ecc == b.ecc);
+    }
+}
