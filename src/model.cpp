@@ -81,6 +81,7 @@ ParamCounts count_params(const Architecture& a) {
     ParamCounts c;
     c.embedding = u(a.vocab) * u(a.hidden) + u(a.learned_positions) * u(a.hidden);
     c.lm_head = a.tied_embeddings ? 0 : u(a.vocab) * u(a.hidden);
+    if (a.lm_head_bias) c.other += u(a.vocab);
     const auto add = [&c](const LayerParams& p, u64 times) {
         c.block_linear += p.linear * times;
         c.active_linear += p.active_linear * times;
@@ -265,6 +266,7 @@ Architecture architecture_from_json(const json& root, std::string_view source) {
     a.out_bias = biases || bool_field(j, "attention_bias", false, source);
     a.mlp_bias = biases || bool_field(j, "mlp_bias", false, source) || t == "gptj";
     if (t == "gptj") a.qkv_bias = a.out_bias = false;
+    a.lm_head_bias = t == "phi" || t == "gptj";
     // Parallel attention+MLP blocks share one norm; Gemma 2/3 wrap both sublayers.
     if (t == "gptj" || t == "phi" || (t == "falcon" && !bool_field(j, "new_decoder_architecture", false, source)))
         a.norms_per_layer = 1;

@@ -30,6 +30,7 @@ struct Architecture {
     bool qkv_bias = false;
     bool out_bias = false;  // attention output projection bias
     bool mlp_bias = false;
+    bool lm_head_bias = false;  // Phi-1/2 and GPT-J heads carry a bias per vocabulary entry
     std::int64_t learned_positions = 0;  // rows of a learned position table (GPT-2, BERT)
     std::int64_t max_position = 0;
     std::int64_t sliding_window = 0;

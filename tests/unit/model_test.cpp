@@ -16,11 +16,19 @@ const ModelPreset& preset(const char* id) {
 }  // namespace
 
 TEST_CASE("parameter counts from the shape match published exact counts") {
-    // Exact counts from the checkpoints' safetensors metadata (docs/models.md).
-    CHECK(count_params(preset("llama-3.1-8b").arch).total() == 8'030'261'248ULL);
-    CHECK(count_params(preset("llama-3.1-70b").arch).total() == 70'553'706'496ULL);
-    CHECK(count_params(preset("llama-3.2-1b").arch).total() == 1'235'814'400ULL);
-    CHECK(count_params(preset("llama-3.2-3b").arch).total() == 3'212'749'824ULL);
+    // Exact totals of the checkpoints' safetensors as Hugging Face model pages
+    // report them (and, for the first six, data/models.json's params).
+    const std::pair<const char*, std::uint64_t> exact[] = {
+        {"llama-3.1-8b", 8'030'261'248ULL},  {"llama-3.1-70b", 70'553'706'496ULL}, {"llama-3.2-1b", 1'235'814'400ULL},
+        {"llama-3.2-3b", 3'212'749'824ULL},  {"llama-3.3-70b", 70'553'706'496ULL}, {"pythia-6.9b", 6'857'302'016ULL},
+        {"llama-2-7b", 6'738'415'616ULL},    {"llama-2-13b", 13'015'864'320ULL},   {"mistral-7b-v0.1", 7'241'732'096ULL},
+        {"mixtral-8x7b", 46'702'792'704ULL}, {"qwen2.5-7b", 7'615'616'512ULL},     {"qwen2.5-0.5b", 494'032'768ULL},
+        {"tinyllama-1.1b", 1'100'048'384ULL}, {"phi-2", 2'779'683'840ULL},         {"gpt2", 124'439'808ULL},
+        {"gemma-2-9b", 9'241'705'984ULL}};
+    for (const auto& [id, count] : exact) {
+        INFO(id);
+        CHECK(count_params(preset(id).arch).total() == count);
+    }
 }
 
 TEST_CASE("every preset's shape lands within 3 % of its published count") {
