@@ -199,7 +199,12 @@ struct Value {
 bool read_integer(Reader& r, u32 t, std::int64_t& out) {
     switch (t) {
         case kU8: out = r.read<std::uint8_t>("a uint8 value"); return true;
-        case kI8: out = static_cast<std::int8_t>(r.read<std::uint8_t>("an int8 value")); return true;
+        case kI8: {
+            // two's complement by hand: the byte's sign bit, without a signed char
+            const std::int64_t byte = r.read<std::uint8_t>("an int8 value");
+            out = byte < 128 ? byte : byte - 256;
+            return true;
+        }
         case kU16: out = r.read<std::uint16_t>("a uint16 value"); return true;
         case kI16: out = static_cast<std::int16_t>(r.read<std::uint16_t>("an int16 value")); return true;
         case kU32: out = r.read<u32>("a uint32 value"); return true;
