@@ -10,6 +10,7 @@
 #include "gpuadvise/model.hpp"
 #include "support/gguf_builder.hpp"
 
+#include "support/input_error.hpp"
 using namespace gpuadvise;
 
 namespace {
@@ -20,20 +21,6 @@ using u32 = std::uint32_t;
 
 GgufInfo parse(const GgufBuilder& b) { return parse_gguf(b.header(), b.file_size(), "m.gguf"); }
 
-// The message of the InputError `f` throws; fails the test for no error, for
-// a request for more bytes, or for any other exception.
-template <typename F>
-std::string input_error(F&& f) {
-    try {
-        f();
-    } catch (const NeedMoreBytes& e) {
-        FAIL("asked for more bytes instead of failing: " << e.what());
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    FAIL("no InputError thrown");
-    return {};
-}
 
 std::string error_of(const GgufBuilder& b) {
     return input_error([&] { parse(b); });

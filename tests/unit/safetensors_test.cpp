@@ -7,6 +7,7 @@
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/safetensors.hpp"
 
+#include "support/input_error.hpp"
 using namespace gpuadvise;
 
 namespace {
@@ -27,18 +28,6 @@ SafetensorsInfo parse(std::string_view json, u64 data) {
     return parse_safetensors_header(bytes, bytes.size() + data, "m.safetensors");
 }
 
-template <typename F>
-std::string input_error(F&& f) {
-    try {
-        f();
-    } catch (const NeedMoreBytes& e) {
-        FAIL("asked for more bytes instead of failing: " << e.what());
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    FAIL("no InputError thrown");
-    return {};
-}
 
 std::string error_of(std::string_view json, u64 data) {
     return input_error([&] { parse(json, data); });
