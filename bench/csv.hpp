@@ -51,7 +51,8 @@ inline std::vector<Row> parse_csv(std::string_view text) {
     for (std::size_t r = 1; r < records.size(); ++r) {
         if (records[r].size() == 1 && records[r][0].empty()) continue;
         Row row;
-        for (std::size_t c = 0; c < header.size() && c < records[r].size(); ++c) row[header[c]] = records[r][c];
+        for (std::size_t c = 0; c < header.size() && c < records[r].size(); ++c)
+            row[header[c]] = records[r][c];
         rows.push_back(std::move(row));
     }
     return rows;

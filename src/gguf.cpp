@@ -89,23 +89,37 @@ enum : u32 {
     kF64 = 12,
 };
 
-bool is_integer_type(u32 t) { return t <= kI32 || t == kU64 || t == kI64; }
+bool is_integer_type(u32 t) {
+    return t <= kI32 || t == kU64 || t == kI64;
+}
 
 // Bytes of one fixed-size value; 0 for strings, arrays and unknown types.
 u64 fixed_size(u32 t) {
     switch (t) {
-        case kU8: case kI8: case kBool: return 1;
-        case kU16: case kI16: return 2;
-        case kU32: case kI32: case kF32: return 4;
-        case kU64: case kI64: case kF64: return 8;
-        default: return 0;
+        case kU8:
+        case kI8:
+        case kBool:
+            return 1;
+        case kU16:
+        case kI16:
+            return 2;
+        case kU32:
+        case kI32:
+        case kF32:
+            return 4;
+        case kU64:
+        case kI64:
+        case kF64:
+            return 8;
+        default:
+            return 0;
     }
 }
 
 const char* type_name(u32 t) {
-    static constexpr std::array<const char*, 13> kNames = {"uint8",  "int8",  "uint16", "int16", "uint32",
-                                                           "int32",  "float32", "bool", "string", "array",
-                                                           "uint64", "int64", "float64"};
+    static constexpr std::array<const char*, 13> kNames = {
+        "uint8", "int8",   "uint16", "int16",  "uint32", "int32",  "float32",
+        "bool",  "string", "array",  "uint64", "int64",  "float64"};
     return t < kNames.size() ? kNames[t] : "unknown";
 }
 
@@ -117,7 +131,7 @@ u32 byteswap32(u32 v) {
 // file: past the end of the file is a truncated or corrupt file; past the end
 // of the bytes given (but inside the file) asks the caller for more.
 class Reader {
-public:
+  public:
     Reader(std::string_view bytes, u64 file_size, std::string_view source)
         : bytes_(bytes), file_size_(file_size), source_(source) {}
 
@@ -134,20 +148,25 @@ public:
         // The limit holds even when the caller passed more bytes than it.
         if (n <= bytes_.size() - pos_ && pos_ + n <= kGgufMetadataLimit) return;
         if (n > left_in_file())
-            fail(fmt::format("{} of {} at byte {} needs {} bytes but only {} are left in the file (truncated or "
-                             "corrupt file)",
-                             what, where_, pos_, n, left_in_file()));
+            fail(fmt::format(
+                "{} of {} at byte {} needs {} bytes but only {} are left in the file (truncated or "
+                "corrupt file)",
+                what, where_, pos_, n, left_in_file()));
         const u64 end = pos_ + n;
         if (end > kGgufMetadataLimit)
-            fail(fmt::format("the GGUF metadata runs past {} MiB ({} of {} at byte {}); not a model file gpuadvise "
-                             "can read",
-                             kGgufMetadataLimit / kMiB, what, where_, pos_));
+            fail(
+                fmt::format("the GGUF metadata runs past {} MiB ({} of {} at byte {}); not a model "
+                            "file gpuadvise "
+                            "can read",
+                            kGgufMetadataLimit / kMiB, what, where_, pos_));
         // Here bytes_.size() < end <= the limit, so doubling cannot overflow.
-        const u64 want = std::min({std::max<u64>(end, 2 * bytes_.size()), file_size_, kGgufMetadataLimit});
-        throw NeedMoreBytes(fmt::format("{}: the GGUF metadata continues past the first {} bytes read; read the "
-                                        "first {} bytes",
-                                        source_, bytes_.size(), want),
-                            want);
+        const u64 want =
+            std::min({std::max<u64>(end, 2 * bytes_.size()), file_size_, kGgufMetadataLimit});
+        throw NeedMoreBytes(
+            fmt::format("{}: the GGUF metadata continues past the first {} bytes read; read the "
+                        "first {} bytes",
+                        source_, bytes_.size(), want),
+            want);
     }
 
     template <typename T>
@@ -155,7 +174,9 @@ public:
         need(sizeof(T), what);
         u64 v = 0;
         for (std::size_t i = 0; i < sizeof(T); ++i)
-            v |= static_cast<u64>(static_cast<unsigned char>(bytes_[static_cast<std::size_t>(pos_) + i])) << (8 * i);
+            v |= static_cast<u64>(
+                     static_cast<unsigned char>(bytes_[static_cast<std::size_t>(pos_) + i]))
+                 << (8 * i);
         pos_ += sizeof(T);
         return static_cast<T>(v);
     }
@@ -168,12 +189,13 @@ public:
     std::string_view string(std::string_view what) {
         const u64 n = read<u64>(what);
         need(n, what);
-        const std::string_view s = bytes_.substr(static_cast<std::size_t>(pos_), static_cast<std::size_t>(n));
+        const std::string_view s =
+            bytes_.substr(static_cast<std::size_t>(pos_), static_cast<std::size_t>(n));
         pos_ += n;
         return s;
     }
 
-private:
+  private:
     std::string_view bytes_;
     u64 file_size_;
     std::string_view source_;
@@ -198,18 +220,30 @@ struct Value {
 // Reads an integer of GGUF type `t`; false when a uint64 exceeds int64.
 bool read_integer(Reader& r, u32 t, std::int64_t& out) {
     switch (t) {
-        case kU8: out = r.read<std::uint8_t>("a uint8 value"); return true;
+        case kU8:
+            out = r.read<std::uint8_t>("a uint8 value");
+            return true;
         case kI8: {
             // two's complement by hand: the byte's sign bit, without a signed char
             const std::int64_t byte = r.read<std::uint8_t>("an int8 value");
             out = byte < 128 ? byte : byte - 256;
             return true;
         }
-        case kU16: out = r.read<std::uint16_t>("a uint16 value"); return true;
-        case kI16: out = static_cast<std::int16_t>(r.read<std::uint16_t>("an int16 value")); return true;
-        case kU32: out = r.read<u32>("a uint32 value"); return true;
-        case kI32: out = static_cast<std::int32_t>(r.read<u32>("an int32 value")); return true;
-        case kI64: out = static_cast<std::int64_t>(r.read<u64>("an int64 value")); return true;
+        case kU16:
+            out = r.read<std::uint16_t>("a uint16 value");
+            return true;
+        case kI16:
+            out = static_cast<std::int16_t>(r.read<std::uint16_t>("an int16 value"));
+            return true;
+        case kU32:
+            out = r.read<u32>("a uint32 value");
+            return true;
+        case kI32:
+            out = static_cast<std::int32_t>(r.read<u32>("an int32 value"));
+            return true;
+        case kI64:
+            out = static_cast<std::int64_t>(r.read<u64>("an int64 value"));
+            return true;
         default: {  // kU64
             const u64 v = r.read<u64>("a uint64 value");
             out = static_cast<std::int64_t>(std::min(v, kMaxI64));
@@ -231,10 +265,17 @@ Value read_value(Reader& r, u32 type, int depth) {
     switch (type) {
         case kF32:
         case kF64:
-        case kBool: r.skip(fixed_size(type), "a value"); return v;
-        case kString: v.text = r.string("a string value"); return v;
-        case kArray: break;
-        default: r.fail(fmt::format("unknown metadata value type {} at byte {} (corrupt file)", type, r.pos() - 4));
+        case kBool:
+            r.skip(fixed_size(type), "a value");
+            return v;
+        case kString:
+            v.text = r.string("a string value");
+            return v;
+        case kArray:
+            break;
+        default:
+            r.fail(fmt::format("unknown metadata value type {} at byte {} (corrupt file)", type,
+                               r.pos() - 4));
     }
     v.elem_type = r.read<u32>("an array's element type");
     v.count = r.read<u64>("an array's length");
@@ -244,13 +285,17 @@ Value read_value(Reader& r, u32 type, int depth) {
     if (v.elem_type == kString) least = 8;
     if (v.elem_type == kArray) least = 12;
     if (least == 0)
-        r.fail(fmt::format("unknown array element type {} at byte {} (corrupt file)", v.elem_type, r.pos() - 12));
+        r.fail(fmt::format("unknown array element type {} at byte {} (corrupt file)", v.elem_type,
+                           r.pos() - 12));
     if (v.elem_type == kArray && depth >= kMaxArrayDepth)
-        r.fail(fmt::format("arrays nested more than {} deep at byte {} (corrupt file)", kMaxArrayDepth, r.pos()));
+        r.fail(fmt::format("arrays nested more than {} deep at byte {} (corrupt file)",
+                           kMaxArrayDepth, r.pos()));
     if (v.count > r.left_in_file() / least)
-        r.fail(fmt::format("an array at byte {} claims {} elements, more than the {} bytes left in the file can hold "
-                           "(corrupt file)",
-                           r.pos() - 12, v.count, r.left_in_file()));
+        r.fail(
+            fmt::format("an array at byte {} claims {} elements, more than the {} bytes left in "
+                        "the file can hold "
+                        "(corrupt file)",
+                        r.pos() - 12, v.count, r.left_in_file()));
     if (is_integer_type(v.elem_type)) {
         r.need(v.count * least, "an array");
         v.max_ok = v.count > 0;
@@ -325,14 +370,16 @@ struct TensorHints {
         if (s == "attn_output.bias") out_bias = true;
         if (s == "ffn_up.bias" || s == "ffn_down.bias") mlp_bias = true;
         if (s == "attn_q_norm.weight") qk_norm = true;
-        if (layer == "0" && (s == "attn_norm.weight" || s == "attn_norm_2.weight" || s == "ffn_norm.weight" ||
-                             s == "post_attention_norm.weight" || s == "post_ffw_norm.weight"))
+        if (layer == "0" &&
+            (s == "attn_norm.weight" || s == "attn_norm_2.weight" || s == "ffn_norm.weight" ||
+             s == "post_attention_norm.weight" || s == "post_ffw_norm.weight"))
             ++layer0_norms;
     }
 };
 
 u64 add_checked(u64 a, u64 b, const Reader& r, std::string_view what) {
-    if (b > std::numeric_limits<u64>::max() - a) r.fail(fmt::format("the {} overflow 64 bits (corrupt file)", what));
+    if (b > std::numeric_limits<u64>::max() - a)
+        r.fail(fmt::format("the {} overflow 64 bits (corrupt file)", what));
     return a + b;
 }
 
@@ -344,7 +391,8 @@ const GgmlType* ggml_type(std::uint32_t id) {
 }
 
 GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string_view source) {
-    if (bytes.size() > file_size) throw std::invalid_argument("parse_gguf: more bytes given than the file size");
+    if (bytes.size() > file_size)
+        throw std::invalid_argument("parse_gguf: more bytes given than the file size");
     Reader r(bytes, file_size, source);
     if (file_size < 4) r.fail(fmt::format("not a GGUF file (only {} bytes long)", file_size));
     r.need(4, "the magic");
@@ -354,12 +402,16 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
     GgufInfo info;
     info.version = r.read<u32>("the version");
     if (info.version == 1)
-        r.fail("GGUF version 1 is not supported (only versions 2 and 3); convert the model again with a current "
-               "llama.cpp");
+        r.fail(
+            "GGUF version 1 is not supported (only versions 2 and 3); convert the model again with "
+            "a current "
+            "llama.cpp");
     if (info.version != 2 && info.version != 3) {
         const u32 swapped = byteswap32(info.version);
-        if (swapped == 2 || swapped == 3) r.fail("a big-endian GGUF file; only little-endian files are supported");
-        r.fail(fmt::format("unsupported GGUF version {} (gpuadvise reads versions 2 and 3)", info.version));
+        if (swapped == 2 || swapped == 3)
+            r.fail("a big-endian GGUF file; only little-endian files are supported");
+        r.fail(fmt::format("unsupported GGUF version {} (gpuadvise reads versions 2 and 3)",
+                           info.version));
     }
     const u64 tensor_count = r.read<u64>("the tensor count");
     const u64 kv_count = r.read<u64>("the metadata count");
@@ -369,13 +421,16 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
     constexpr u64 kMinKvBytes = 8 + 4 + 1;
     constexpr u64 kMinTensorBytes = 8 + 4 + 4 + 8;
     if (kv_count > r.left_in_file() / kMinKvBytes)
-        r.fail(fmt::format("the header claims {} metadata entries, more than a {}-byte file can hold (truncated or "
-                           "corrupt file)",
-                           kv_count, file_size));
+        r.fail(
+            fmt::format("the header claims {} metadata entries, more than a {}-byte file can hold "
+                        "(truncated or "
+                        "corrupt file)",
+                        kv_count, file_size));
     if (tensor_count > r.left_in_file() / kMinTensorBytes)
-        r.fail(fmt::format("the header claims {} tensors, more than a {}-byte file can hold (truncated or corrupt "
-                           "file)",
-                           tensor_count, file_size));
+        r.fail(fmt::format(
+            "the header claims {} tensors, more than a {}-byte file can hold (truncated or corrupt "
+            "file)",
+            tensor_count, file_size));
     info.tensor_count = tensor_count;
 
     // Metadata. The map grows only with entries actually read from `bytes`.
@@ -400,14 +455,17 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
         if (is_integer_type(v->type) && v->integer_ok) return v->integer;
         if (v->type == kArray && is_integer_type(v->elem_type) && v->max_ok) return v->max;
         if (is_integer_type(v->type))
-            r.fail(fmt::format("'{}' is too large for a model (corrupt file)", printable_name(key)));
-        r.fail(fmt::format("'{}' must be an integer (got a {})", printable_name(key), type_name(v->type)));
+            r.fail(
+                fmt::format("'{}' is too large for a model (corrupt file)", printable_name(key)));
+        r.fail(fmt::format("'{}' must be an integer (got a {})", printable_name(key),
+                           type_name(v->type)));
     };
     const auto get_string = [&](std::string_view key) -> std::string_view {
         const Value* v = find(key);
         if (v == nullptr) return {};
         if (v->type != kString)
-            r.fail(fmt::format("'{}' must be a string (got a {})", printable_name(key), type_name(v->type)));
+            r.fail(fmt::format("'{}' must be a string (got a {})", printable_name(key),
+                               type_name(v->type)));
         return v->text;
     };
 
@@ -432,31 +490,40 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
         const std::string shown = printable_name(name);
         r.set_where(fmt::format("tensor {} ('{}')", i, shown));
         const u32 n_dims = r.read<u32>("the dimension count");
-        if (n_dims > 4) r.fail(fmt::format("tensor '{}' has {} dimensions; GGUF allows at most 4", shown, n_dims));
+        if (n_dims > 4)
+            r.fail(
+                fmt::format("tensor '{}' has {} dimensions; GGUF allows at most 4", shown, n_dims));
         std::array<u64, 4> dims = {1, 1, 1, 1};
         for (u32 d = 0; d < n_dims; ++d) dims[d] = r.read<u64>("a dimension");
         u64 elements = 1;
         for (u32 d = 0; d < n_dims; ++d) {
             if (dims[d] > kMaxI64 || (dims[d] != 0 && elements > kMaxI64 / dims[d]))
-                r.fail(fmt::format("tensor '{}' has shape {}, more elements than fit in 64 bits (corrupt file)",
-                                   shown, shape_text(dims, n_dims)));
+                r.fail(fmt::format(
+                    "tensor '{}' has shape {}, more elements than fit in 64 bits (corrupt file)",
+                    shown, shape_text(dims, n_dims)));
             elements *= dims[d];
         }
         const u32 type_id = r.read<u32>("the type");
         const GgmlType* type = ggml_type(type_id);
         if (type == nullptr)
-            r.fail(fmt::format("tensor '{}' has unknown ggml type {} (a type newer than gpuadvise, or a corrupt file)",
-                               shown, type_id));
+            r.fail(
+                fmt::format("tensor '{}' has unknown ggml type {} (a type newer than gpuadvise, or "
+                            "a corrupt file)",
+                            shown, type_id));
         const u64 offset = r.read<u64>("the data offset");
         if (dims[0] % type->block_size != 0)
-            r.fail(fmt::format("tensor '{}' has rows of {} elements, not a multiple of the {}-element blocks of {}",
-                               shown, dims[0], type->block_size, type->name));
+            r.fail(
+                fmt::format("tensor '{}' has rows of {} elements, not a multiple of the {}-element "
+                            "blocks of {}",
+                            shown, dims[0], type->block_size, type->name));
         const u64 blocks = elements / type->block_size;
         if (blocks > std::numeric_limits<u64>::max() / type->type_size)
-            r.fail(fmt::format("tensor '{}' has shape {}, more bytes than fit in 64 bits (corrupt file)", shown,
-                               shape_text(dims, n_dims)));
+            r.fail(fmt::format(
+                "tensor '{}' has shape {}, more bytes than fit in 64 bits (corrupt file)", shown,
+                shape_text(dims, n_dims)));
         const u64 tensor_bytes = blocks * type->type_size;
-        if (!names.insert(name).second) r.fail(fmt::format("duplicate tensor name '{}' (corrupt file)", shown));
+        if (!names.insert(name).second)
+            r.fail(fmt::format("duplicate tensor name '{}' (corrupt file)", shown));
         tensors.push_back({name, offset, tensor_bytes});
         info.params = add_checked(info.params, elements, r, "tensor element counts");
         info.weight_bytes = add_checked(info.weight_bytes, tensor_bytes, r, "tensor sizes");
@@ -465,30 +532,40 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
         hints.add(name, dims, n_dims);
     }
     if (tensors.empty())
-        r.fail("the file has no tensors (a vocabulary-only GGUF?); gpuadvise needs a file with the model's weights");
+        r.fail(
+            "the file has no tensors (a vocabulary-only GGUF?); gpuadvise needs a file with the "
+            "model's weights");
 
     // Tensor data starts at the next multiple of the alignment; offsets are
     // relative to it. A header that claims more data than the file holds is a
     // truncated download or a corrupt file.
     const u64 header_end = r.pos();
-    const u64 data_start = add_checked(header_end, (alignment - header_end % alignment) % alignment, r, "offsets");
+    const u64 data_start =
+        add_checked(header_end, (alignment - header_end % alignment) % alignment, r, "offsets");
     if (data_start > file_size)
-        r.fail(fmt::format("the file ends at byte {}, before its tensor data begins at byte {} (truncated file)",
-                           file_size, data_start));
+        r.fail(fmt::format(
+            "the file ends at byte {}, before its tensor data begins at byte {} (truncated file)",
+            file_size, data_start));
     const u64 data_size = file_size - data_start;
     for (const TensorRecord& t : tensors) {
         if (t.offset % alignment != 0)
-            r.fail(fmt::format("tensor '{}' starts at data offset {}, not a multiple of the alignment {} (corrupt file)",
-                               printable_name(t.name), t.offset, alignment));
+            r.fail(
+                fmt::format("tensor '{}' starts at data offset {}, not a multiple of the alignment "
+                            "{} (corrupt file)",
+                            printable_name(t.name), t.offset, alignment));
         if (t.offset > data_size || t.bytes > data_size - t.offset)
-            r.fail(fmt::format("tensor '{}' ({} bytes at data offset {}) runs past the end of the file, which holds {} "
-                               "bytes of tensor data (truncated download?)",
-                               printable_name(t.name), t.bytes, t.offset, data_size));
+            r.fail(
+                fmt::format("tensor '{}' ({} bytes at data offset {}) runs past the end of the "
+                            "file, which holds {} "
+                            "bytes of tensor data (truncated download?)",
+                            printable_name(t.name), t.bytes, t.offset, data_size));
     }
     if (info.weight_bytes > data_size)
-        r.fail(fmt::format("the tensors claim {} bytes but the file holds only {} bytes of tensor data (overlapping "
-                           "tensors; corrupt file)",
-                           info.weight_bytes, data_size));
+        r.fail(
+            fmt::format("the tensors claim {} bytes but the file holds only {} bytes of tensor "
+                        "data (overlapping "
+                        "tensors; corrupt file)",
+                        info.weight_bytes, data_size));
     if (info.params == 0) r.fail("the tensors hold no elements");
 
     // The model's shape, from the metadata keys llama.cpp writes.
@@ -500,8 +577,9 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
     const auto arch_int = [&](const char* suffix) { return get_int(prefix + suffix); };
     const auto require = [&](const char* suffix, std::int64_t value) {
         if (value == 0)
-            r.fail(fmt::format("'{}{}' is missing or zero in the GGUF metadata; gpuadvise cannot size this model",
-                               printable_name(prefix), suffix));
+            r.fail(fmt::format(
+                "'{}{}' is missing or zero in the GGUF metadata; gpuadvise cannot size this model",
+                printable_name(prefix), suffix));
     };
 
     Architecture& a = info.arch;
@@ -523,10 +601,12 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
     if (a.experts > 0) {
         a.experts_per_token = arch_int("expert_used_count");
         a.moe_intermediate = arch_int("expert_feed_forward_length");
-        if (a.moe_intermediate == 0) a.moe_intermediate = a.intermediate;  // Mixtral: every FFN is an expert
+        if (a.moe_intermediate == 0)
+            a.moe_intermediate = a.intermediate;  // Mixtral: every FFN is an expert
         if (a.intermediate == 0) a.intermediate = a.moe_intermediate;
         a.shared_intermediate = arch_int("expert_shared_feed_forward_length");
-        if (a.shared_intermediate == 0) a.shared_intermediate = arch_int("expert_shared_count") * a.moe_intermediate;
+        if (a.shared_intermediate == 0)
+            a.shared_intermediate = arch_int("expert_shared_count") * a.moe_intermediate;
         a.dense_layers = arch_int("leading_dense_block_count");
     }
     require("feed_forward_length", a.intermediate);
@@ -538,8 +618,8 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
     if (a.vocab == 0) a.vocab = arch_int("vocab_size");
     if (a.vocab == 0) a.vocab = hints.embedding_rows;
     if (a.vocab == 0)
-        r.fail("the vocabulary size is unknown (no 'tokenizer.ggml.tokens', '" + printable_name(prefix) +
-               "vocab_size' or 'token_embd.weight')");
+        r.fail("the vocabulary size is unknown (no 'tokenizer.ggml.tokens', '" +
+               printable_name(prefix) + "vocab_size' or 'token_embd.weight')");
 
     a.tied_embeddings = !hints.has_output;
     // No gate tensor means a plain MLP, unless the gate is fused into an up
@@ -556,13 +636,17 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
 
     // The quantisation is the type of most weight-matrix bytes; a file of
     // vectors only (no such tensor) falls back to all tensors.
-    const bool any_matrix = std::any_of(matrix_bytes.begin(), matrix_bytes.end(), [](u64 b) { return b > 0; });
+    const bool any_matrix =
+        std::any_of(matrix_bytes.begin(), matrix_bytes.end(), [](u64 b) { return b > 0; });
     const auto& by_type = any_matrix ? matrix_bytes : all_bytes;
-    const auto top = std::max_element(by_type.begin(), by_type.end());  // first of equals: lowest id
-    info.quantization = std::string(kGgmlTypes[static_cast<std::size_t>(top - by_type.begin())].name);
+    const auto top =
+        std::max_element(by_type.begin(), by_type.end());  // first of equals: lowest id
+    info.quantization =
+        std::string(kGgmlTypes[static_cast<std::size_t>(top - by_type.begin())].name);
     for (std::size_t id = 0; id < all_bytes.size(); ++id)
         if (all_bytes[id] > 0) info.type_bytes[std::string(kGgmlTypes[id].name)] = all_bytes[id];
-    info.bits_per_weight = 8.0 * static_cast<double>(info.weight_bytes) / static_cast<double>(info.params);
+    info.bits_per_weight =
+        8.0 * static_cast<double>(info.weight_bytes) / static_cast<double>(info.params);
     return info;
 }
 

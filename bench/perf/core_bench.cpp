@@ -50,7 +50,8 @@ void BM_ParseEmbeddedCatalog(benchmark::State& state) {
         benchmark::DoNotOptimize(c);
     }
     state.counters["gpus"] = static_cast<double>(gpus);
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(text.size()));
 }
 BENCHMARK(BM_ParseEmbeddedCatalog)->Unit(benchmark::kMicrosecond);
 
@@ -152,7 +153,8 @@ void BM_ReportText(benchmark::State& state) {
     const auto recs = rank(w, embedded::catalog(), options);
     const MemoryEstimate m = estimate(w);
     for (auto _ : state) {
-        std::string s = recommend_text(w, m, recs, 10, options, embedded::catalog().gpus.size(), Format::Table, Style{});
+        std::string s = recommend_text(w, m, recs, 10, options, embedded::catalog().gpus.size(),
+                                       Format::Table, Style{});
         benchmark::DoNotOptimize(s);
     }
 }
@@ -200,8 +202,10 @@ void run_cli(benchmark::State& state, std::vector<std::string> args) {
     }
     state.counters["out_bytes"] = static_cast<double>(out.str().size());
 }
-BENCHMARK_CAPTURE(run_cli, recommend_text, {"--model", "8B", "--method", "qlora"})->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(run_cli, recommend_json, {"--model", "8B", "--method", "qlora", "--json"})->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(run_cli, recommend_text, {"--model", "8B", "--method", "qlora"})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(run_cli, recommend_json, {"--model", "8B", "--method", "qlora", "--json"})
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(run_cli, rules, {"rules"})->Unit(benchmark::kMicrosecond);
 
 // ---- scaling: synthetic catalogs of N entries, cloned from the embedded ones
@@ -231,7 +235,8 @@ const std::string& synthetic_catalog(std::size_t n) {
 void set_per_entry(benchmark::State& state, std::size_t n, const std::string& text) {
     state.counters["entries"] = static_cast<double>(n);
     state.counters["per_entry"] =
-        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                       benchmark::Counter::kInvert);
     state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
 
@@ -271,8 +276,8 @@ void BM_ScaleParseAndRank(benchmark::State& state) {
 
 // 1k and 10k are timed as usual; the 100k runs take long enough that one
 // iteration is the measurement.
-#define GPUADVISE_SCALE_BENCHMARK(fn)                                                  \
-    BENCHMARK(fn)->Unit(benchmark::kMillisecond)->Arg(1000)->Arg(10000);               \
+#define GPUADVISE_SCALE_BENCHMARK(fn)                                    \
+    BENCHMARK(fn)->Unit(benchmark::kMillisecond)->Arg(1000)->Arg(10000); \
     BENCHMARK(fn)->Unit(benchmark::kMillisecond)->Arg(100000)->Iterations(1)
 GPUADVISE_SCALE_BENCHMARK(BM_ScaleParse);
 GPUADVISE_SCALE_BENCHMARK(BM_ScaleRank);

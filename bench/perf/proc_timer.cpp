@@ -23,7 +23,9 @@ struct Command {
     std::vector<char*> argv;
 };
 
-long long micros(const timeval& t) { return static_cast<long long>(t.tv_sec) * 1000000LL + t.tv_usec; }
+long long micros(const timeval& t) {
+    return static_cast<long long>(t.tv_sec) * 1000000LL + t.tv_usec;
+}
 
 // Runs the command once; returns false when it could not run or failed.
 bool run_once(const Command& c, long long& wall_us, long long& cpu_us) {
@@ -52,7 +54,8 @@ bool run_once(const Command& c, long long& wall_us, long long& cpu_us) {
 
 int main(int argc, char** argv) {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: %s RUNS NAME CMD [ARGS...] [:: NAME CMD [ARGS...]]...\n", argv[0]);
+        std::fprintf(stderr, "usage: %s RUNS NAME CMD [ARGS...] [:: NAME CMD [ARGS...]]...\n",
+                     argv[0]);
         return 2;
     }
     const long runs = std::strtol(argv[1], nullptr, 10);

@@ -8,7 +8,7 @@
 namespace gpuadvise {
 
 class InputError : public std::runtime_error {
-public:
+  public:
     explicit InputError(const std::string& message) : std::runtime_error(message) {}
 };
 

@@ -16,7 +16,7 @@ namespace gpuadvise {
 // An InputError, so that a caller that does not retry still reports a
 // sensible one-line message.
 class NeedMoreBytes : public InputError {
-public:
+  public:
     NeedMoreBytes(const std::string& message, std::uint64_t needed_bytes)
         : InputError(message), needed(needed_bytes) {}
     // Read at least this many bytes from the start of the file and call again.

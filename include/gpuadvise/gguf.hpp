@@ -27,17 +27,17 @@ const GgmlType* ggml_type(std::uint32_t id);
 
 struct GgufInfo {
     std::uint32_t version = 0;
-    std::string architecture;  // general.architecture ("llama", "qwen3moe", ...)
-    std::string name;          // general.name, empty when absent
+    std::string architecture;               // general.architecture ("llama", "qwen3moe", ...)
+    std::string name;                       // general.name, empty when absent
     std::optional<std::int64_t> file_type;  // general.file_type (llama_ftype)
-    Architecture arch;         // validated; model_type = architecture
+    Architecture arch;                      // validated; model_type = architecture
     std::uint64_t tensor_count = 0;
     std::uint64_t params = 0;        // sum of tensor elements
     std::uint64_t weight_bytes = 0;  // sum of exact tensor bytes
     // The ggml type holding the most bytes of weight matrices (tensors of two
     // or more dimensions, so stacked MoE experts count): "Q4_K", "F16", ...
     std::string quantization;
-    double bits_per_weight = 0.0;  // 8 * weight_bytes / params, over all tensors
+    double bits_per_weight = 0.0;                     // 8 * weight_bytes / params, over all tensors
     std::map<std::string, std::uint64_t> type_bytes;  // ggml type name -> bytes
 };
 

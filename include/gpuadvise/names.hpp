@@ -18,11 +18,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ca
 
 // The candidate closest to `text` within `max_distance` edits of the
 // normalised forms, if any.
-std::optional<std::string> closest_name(std::string_view text, const std::vector<std::string>& candidates,
+std::optional<std::string> closest_name(std::string_view text,
+                                        const std::vector<std::string>& candidates,
                                         std::size_t max_distance = 3);
 
 // Parses an enumerated flag value; on failure throws InputError listing the
 // choices and, when close enough, "did you mean ...".
-std::string parse_choice(std::string_view text, std::string_view flag, const std::vector<std::string>& choices);
+std::string parse_choice(std::string_view text, std::string_view flag,
+                         const std::vector<std::string>& choices);
 
 }  // namespace gpuadvise

@@ -1,13 +1,12 @@
 #include "cli/detect_runner.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -32,10 +31,13 @@ constexpr std::size_t kMaxSysfsCards = 64;
 constexpr int kMaxXpuDetails = 16;
 constexpr double kReapGraceSeconds = 1.0;
 
-double seconds_until(Clock::time_point t) { return std::chrono::duration<double>(t - Clock::now()).count(); }
+double seconds_until(Clock::time_point t) {
+    return std::chrono::duration<double>(t - Clock::now()).count();
+}
 
 Clock::time_point after(double seconds) {
-    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    return Clock::now() +
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 void close_fd(int& fd) {
@@ -58,8 +60,10 @@ bool exited_by(pid_t pid, Clock::time_point deadline) {
 
 // dup2 onto itself would keep O_CLOEXEC and lose the descriptor at exec.
 void move_fd(int fd, int target) {
-    if (fd == target) fcntl(target, F_SETFD, 0);
-    else dup2(fd, target);
+    if (fd == target)
+        fcntl(target, F_SETFD, 0);
+    else
+        dup2(fd, target);
 }
 
 std::string first_line(std::string_view text) {
@@ -82,7 +86,7 @@ std::optional<std::string> read_small(const std::filesystem::path& p) {
 }
 
 class Diagnostics {
-public:
+  public:
     explicit Diagnostics(std::string* out) : out_(out) {}
     void add(const std::string& line) {
         if (out_ == nullptr) return;
@@ -90,7 +94,7 @@ public:
         *out_ += line;
     }
 
-private:
+  private:
     std::string* out_;
 };
 
@@ -108,7 +112,8 @@ std::optional<std::string> find_executable(std::string_view name, std::string_vi
         if (candidate.back() != '/') candidate.push_back('/');
         candidate += name;
         struct stat st {};
-        if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0)
+        if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            access(candidate.c_str(), X_OK) == 0)
             return candidate;
     }
     return std::nullopt;
@@ -144,8 +149,10 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
     const pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);  // its own group, so killing it also kills what it started
-        if (devnull >= 0) move_fd(devnull, 0);
-        else close(0);
+        if (devnull >= 0)
+            move_fd(devnull, 0);
+        else
+            close(0);
         move_fd(out_pipe[1], 1);
         move_fd(err_pipe[1], 2);
         execve(args[0], args.data(), envp.data());
@@ -210,7 +217,8 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
         do r = waitpid(pid, &status, 0);
         while (r < 0 && errno == EINTR);
         if (r == pid && exited)
-            run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+            run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
+                                              : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     }
     return run;
 }
@@ -223,7 +231,8 @@ std::vector<SysfsDrmCard> read_sysfs_drm(const std::string& root) {
     for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
         const std::string name = it->path().filename().string();
         if (name.size() < 5 || name.size() > 10 || name.compare(0, 4, "card") != 0) continue;
-        if (!std::all_of(name.begin() + 4, name.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+        if (!std::all_of(name.begin() + 4, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            continue;
         found.emplace_back(std::stoul(name.substr(4)), it->path());
         if (found.size() >= kMaxSysfsCards) break;
     }
@@ -246,16 +255,20 @@ std::vector<SysfsDrmCard> read_sysfs_drm(const std::string& root) {
     return cards;
 }
 
-std::vector<LocalGpu> detect_local_gpus(const Catalog& catalog, std::string* diagnostics, const DetectOptions& options) {
+std::vector<LocalGpu> detect_local_gpus(const Catalog& catalog, std::string* diagnostics,
+                                        const DetectOptions& options) {
     Diagnostics diag(diagnostics);
     const Clock::time_point overall = after(options.total_timeout_s);
     std::string folders;
-    if (options.path) folders = *options.path;
-    else if (const char* p = std::getenv("PATH")) folders = p;
+    if (options.path)
+        folders = *options.path;
+    else if (const char* p = std::getenv("PATH"))
+        folders = p;
 
     // One tool: find it, run it with what is left of the time, parse its
     // output. Every failure is a diagnostic line, never an exception.
-    const auto run = [&](std::string_view tool, std::vector<std::string> args) -> std::optional<ToolRun> {
+    const auto run = [&](std::string_view tool,
+                         std::vector<std::string> args) -> std::optional<ToolRun> {
         auto exe = find_executable(tool, folders);
         if (!exe) {
             diag.add(fmt::format("{}: not found on PATH", tool));
@@ -273,13 +286,15 @@ std::vector<LocalGpu> detect_local_gpus(const Catalog& catalog, std::string* dia
             return std::nullopt;
         }
         if (r.too_large) {
-            diag.add(fmt::format("{}: printed more than {} MiB; stopped it", tool, kMaxToolOutputBytes >> 20U));
+            diag.add(fmt::format("{}: printed more than {} MiB; stopped it", tool,
+                                 kMaxToolOutputBytes >> 20U));
             return std::nullopt;
         }
         if (r.exit_code != 0) {
             std::string why = first_line(r.err);
             if (why.empty()) why = first_line(r.out);
-            diag.add(fmt::format("{}: exit code {}{}{}", tool, r.exit_code, why.empty() ? "" : ": ", why));
+            diag.add(fmt::format("{}: exit code {}{}{}", tool, r.exit_code, why.empty() ? "" : ": ",
+                                 why));
             return std::nullopt;
         }
         return r;
@@ -306,8 +321,9 @@ std::vector<LocalGpu> detect_local_gpus(const Catalog& catalog, std::string* dia
     };
 
     bool nvidia = false, amd = false, intel = false;
-    if (auto r = run("nvidia-smi", {"--query-gpu=name,memory.total,pcie.link.gen.max,pcie.link.width.max",
-                                    "--format=csv,noheader"}))
+    if (auto r = run("nvidia-smi",
+                     {"--query-gpu=name,memory.total,pcie.link.gen.max,pcie.link.width.max",
+                      "--format=csv,noheader"}))
         nvidia = append(parse("nvidia-smi", r->out, parse_nvidia_smi_csv));
     // amd-smi replaces rocm-smi (ROCm 6 ships both); ask the older one only
     // when the newer one is missing or found nothing.
@@ -325,10 +341,12 @@ std::vector<LocalGpu> detect_local_gpus(const Catalog& catalog, std::string* dia
             // parse() above has reported it
         }
         // The list has no memory sizes; each device's details do.
-        for (std::size_t i = 0; i < gpus.size() && i < ids.size() && static_cast<int>(i) < kMaxXpuDetails; ++i) {
+        for (std::size_t i = 0;
+             i < gpus.size() && i < ids.size() && static_cast<int>(i) < kMaxXpuDetails; ++i) {
             if (gpus[i].memory_bytes || ids[i] < 0) continue;
             if (auto d = run("xpu-smi", {"discovery", "-d", std::to_string(ids[i]), "-j"})) {
-                auto detail = parse(fmt::format("xpu-smi device {}", ids[i]), d->out, parse_xpu_smi_json);
+                auto detail =
+                    parse(fmt::format("xpu-smi device {}", ids[i]), d->out, parse_xpu_smi_json);
                 if (detail.size() == 1) {
                     if (detail.front().name.empty()) detail.front().name = gpus[i].name;
                     gpus[i] = std::move(detail.front());
@@ -345,11 +363,13 @@ std::vector<LocalGpu> detect_local_gpus(const Catalog& catalog, std::string* dia
         std::vector<LocalGpu> uncovered;
         for (auto& g : cards) {
             const std::string_view vendor = std::string_view(g.pci_id).substr(0, 4);
-            if ((vendor == "10de" && nvidia) || (vendor == "1002" && amd) || (vendor == "8086" && intel)) continue;
+            if ((vendor == "10de" && nvidia) || (vendor == "1002" && amd) ||
+                (vendor == "8086" && intel))
+                continue;
             uncovered.push_back(std::move(g));
         }
-        diag.add(fmt::format("{}: {} GPU{} not covered by a vendor tool", options.sysfs_drm, uncovered.size(),
-                             uncovered.size() == 1 ? "" : "s"));
+        diag.add(fmt::format("{}: {} GPU{} not covered by a vendor tool", options.sysfs_drm,
+                             uncovered.size(), uncovered.size() == 1 ? "" : "s"));
         append(std::move(uncovered));
     } catch (const InputError& e) {
         diag.add(e.what());

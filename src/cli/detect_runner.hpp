@@ -14,18 +14,18 @@
 namespace gpuadvise::cli {
 
 struct DetectOptions {
-    std::optional<std::string> path;           // where to look for the tools; default $PATH
+    std::optional<std::string> path;  // where to look for the tools; default $PATH
     std::string sysfs_drm = "/sys/class/drm";
-    double tool_timeout_s = 5;                 // one tool run
-    double total_timeout_s = 20;               // all runs together
+    double tool_timeout_s = 5;    // one tool run
+    double total_timeout_s = 20;  // all runs together
 };
 
 struct ToolRun {
-    int exit_code = -1;       // -1 when it could not start or was killed
-    bool timed_out = false;   // killed at the deadline
-    bool too_large = false;   // killed at kMaxToolOutputBytes of stdout
+    int exit_code = -1;      // -1 when it could not start or was killed
+    bool timed_out = false;  // killed at the deadline
+    bool too_large = false;  // killed at kMaxToolOutputBytes of stdout
     std::string out;
-    std::string err;          // at most 64 KiB
+    std::string err;  // at most 64 KiB
 };
 
 // The executable `name` in a ':'-separated folder list. Empty and relative

@@ -16,22 +16,23 @@ constexpr int kMaxDepth = 256;
 const std::set<std::string>& supported_keywords() {
     static const std::set<std::string> k{
         // assertions and applicators
-        "type", "const", "enum", "required", "properties", "additionalProperties", "items", "minItems", "minimum",
-        "minLength", "pattern", "oneOf", "anyOf", "$ref",
+        "type", "const", "enum", "required", "properties", "additionalProperties", "items",
+        "minItems", "minimum", "minLength", "pattern", "oneOf", "anyOf", "$ref",
         // annotations and structure
         "$schema", "$id", "$comment", "$defs", "title", "description", "examples", "default"};
     return k;
 }
 
 bool is_type_name(const std::string& t) {
-    return t == "null" || t == "boolean" || t == "integer" || t == "number" || t == "string" || t == "array" ||
-           t == "object";
+    return t == "null" || t == "boolean" || t == "integer" || t == "number" || t == "string" ||
+           t == "array" || t == "object";
 }
 
 bool has_type(const json& v, const std::string& t) {
     if (t == "null") return v.is_null();
     if (t == "boolean") return v.is_boolean();
-    if (t == "integer") return v.is_number_integer();  // an integer literal; 5.0 is not one (see the header)
+    if (t == "integer")
+        return v.is_number_integer();  // an integer literal; 5.0 is not one (see the header)
     if (t == "number") return v.is_number();
     if (t == "string") return v.is_string();
     if (t == "array") return v.is_array();
@@ -59,15 +60,22 @@ std::string short_dump(const json& v) {
 std::string pointer_token(const std::string& key) {
     std::string out;
     for (char c : key) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }
 
-std::string child_path(const std::string& path, const std::string& key) { return path + "/" + pointer_token(key); }
-std::string child_path(const std::string& path, std::size_t index) { return path + "/" + std::to_string(index); }
+std::string child_path(const std::string& path, const std::string& key) {
+    return path + "/" + pointer_token(key);
+}
+std::string child_path(const std::string& path, std::size_t index) {
+    return path + "/" + std::to_string(index);
+}
 
 // Unicode code points of a UTF-8 string (JSON Schema counts characters, not bytes).
 std::size_t code_points(const std::string& s) {
@@ -89,18 +97,24 @@ bool less_than(const json& value, const json& limit) {
     return value.get<double>() < limit.get<double>();
 }
 
-bool is_non_negative_integer(const json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0); }
+bool is_non_negative_integer(const json& v) {
+    return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+}
 
 [[noreturn]] void bad_schema(const std::string& where, const std::string& what) {
-    throw std::invalid_argument("schema " + (where.empty() ? std::string("#") : "#" + where) + ": " + what);
+    throw std::invalid_argument("schema " + (where.empty() ? std::string("#") : "#" + where) +
+                                ": " + what);
 }
 
 }  // namespace
 
-JsonSchemaValidator::JsonSchemaValidator(json schema) : root_(std::move(schema)) { check_schema(root_, "", 0); }
+JsonSchemaValidator::JsonSchemaValidator(json schema) : root_(std::move(schema)) {
+    check_schema(root_, "", 0);
+}
 
 const json& JsonSchemaValidator::resolve(const std::string& ref, const std::string& where) const {
-    if (ref.empty() || ref[0] != '#') bad_schema(where, "$ref '" + ref + "' is not a local reference (#/...)");
+    if (ref.empty() || ref[0] != '#')
+        bad_schema(where, "$ref '" + ref + "' is not a local reference (#/...)");
     try {
         const json::json_pointer pointer(ref.substr(1));
         if (!root_.contains(pointer)) bad_schema(where, "$ref '" + ref + "' does not resolve");
@@ -113,7 +127,8 @@ const json& JsonSchemaValidator::resolve(const std::string& ref, const std::stri
 void JsonSchemaValidator::check_schema(const json& s, const std::string& where, int depth) {
     if (depth > kMaxDepth) bad_schema(where, "nested too deeply");
     if (s.is_boolean()) return;
-    if (!s.is_object()) bad_schema(where, "a schema must be an object or a boolean, not " + type_of(s));
+    if (!s.is_object())
+        bad_schema(where, "a schema must be an object or a boolean, not " + type_of(s));
     for (const auto& [key, value] : s.items()) {
         const std::string at = child_path(where, key);
         if (!supported_keywords().count(key))
@@ -127,14 +142,16 @@ void JsonSchemaValidator::check_schema(const json& s, const std::string& where, 
         } else if (key == "enum" || key == "oneOf" || key == "anyOf") {
             if (!value.is_array() || value.empty()) bad_schema(at, "must be a non-empty array");
             if (key != "enum")
-                for (std::size_t i = 0; i < value.size(); ++i) check_schema(value[i], child_path(at, i), depth + 1);
+                for (std::size_t i = 0; i < value.size(); ++i)
+                    check_schema(value[i], child_path(at, i), depth + 1);
         } else if (key == "required") {
             if (!value.is_array()) bad_schema(at, "must be an array of property names");
             for (const auto& name : value)
                 if (!name.is_string()) bad_schema(at, "must be an array of property names");
         } else if (key == "properties" || key == "$defs") {
             if (!value.is_object()) bad_schema(at, "must be an object of schemas");
-            for (const auto& [name, sub] : value.items()) check_schema(sub, child_path(at, name), depth + 1);
+            for (const auto& [name, sub] : value.items())
+                check_schema(sub, child_path(at, name), depth + 1);
         } else if (key == "additionalProperties" || key == "items") {
             check_schema(value, at, depth + 1);
         } else if (key == "minItems" || key == "minLength") {
@@ -144,14 +161,16 @@ void JsonSchemaValidator::check_schema(const json& s, const std::string& where, 
         } else if (key == "pattern") {
             if (!value.is_string()) bad_schema(at, "must be a string");
             try {
-                patterns_.emplace(value.get<std::string>(), std::regex(value.get<std::string>(), std::regex::ECMAScript));
+                patterns_.emplace(value.get<std::string>(),
+                                  std::regex(value.get<std::string>(), std::regex::ECMAScript));
             } catch (const std::regex_error& e) {
                 bad_schema(at, "is not a valid regular expression (" + std::string(e.what()) + ")");
             }
         } else if (key == "$ref") {
             if (!value.is_string()) bad_schema(at, "must be a string");
             resolve(value.get<std::string>(), at);
-        } else if (key == "$schema" || key == "$id" || key == "$comment" || key == "title" || key == "description") {
+        } else if (key == "$schema" || key == "$id" || key == "$comment" || key == "title" ||
+                   key == "description") {
             if (!value.is_string()) bad_schema(at, "must be a string");
         }
         // const, examples, default: any value.
@@ -183,8 +202,10 @@ void JsonSchemaValidator::validate_node(const json& s, const json& value, const 
         for (const auto& name : names) ok = ok || has_type(value, name.get<std::string>());
         if (!ok) {
             std::string expected;
-            for (const auto& name : names) expected += (expected.empty() ? "" : " or ") + name.get<std::string>();
-            errors.push_back({path, "expected " + expected + ", got " + type_of(value) + " " + short_dump(value)});
+            for (const auto& name : names)
+                expected += (expected.empty() ? "" : " or ") + name.get<std::string>();
+            errors.push_back({path, "expected " + expected + ", got " + type_of(value) + " " +
+                                        short_dump(value)});
         }
     }
     if (const auto c = s.find("const"); c != s.end() && value != *c)
@@ -192,7 +213,8 @@ void JsonSchemaValidator::validate_node(const json& s, const json& value, const 
     if (const auto e = s.find("enum"); e != s.end()) {
         bool found = false;
         for (const auto& allowed : *e) found = found || value == allowed;
-        if (!found) errors.push_back({path, short_dump(value) + " is not one of " + short_dump(*e)});
+        if (!found)
+            errors.push_back({path, short_dump(value) + " is not one of " + short_dump(*e)});
     }
 
     if (value.is_number()) {
@@ -201,17 +223,20 @@ void JsonSchemaValidator::validate_node(const json& s, const json& value, const 
     }
     if (value.is_string()) {
         const auto& text = value.get_ref<const std::string&>();
-        if (const auto m = s.find("minLength"); m != s.end() && code_points(text) < m->get<std::size_t>())
+        if (const auto m = s.find("minLength");
+            m != s.end() && code_points(text) < m->get<std::size_t>())
             errors.push_back({path, "string is shorter than " + short_dump(*m) + " characters"});
         if (const auto p = s.find("pattern"); p != s.end()) {
             const std::regex& re = patterns_.at(p->get<std::string>());
             if (!std::regex_search(text, re))
-                errors.push_back({path, short_dump(value) + " does not match the pattern " + short_dump(*p)});
+                errors.push_back(
+                    {path, short_dump(value) + " does not match the pattern " + short_dump(*p)});
         }
     }
     if (value.is_array()) {
         if (const auto m = s.find("minItems"); m != s.end() && value.size() < m->get<std::size_t>())
-            errors.push_back({path, "array has " + std::to_string(value.size()) + " items, fewer than " + short_dump(*m)});
+            errors.push_back({path, "array has " + std::to_string(value.size()) +
+                                        " items, fewer than " + short_dump(*m)});
         if (const auto items = s.find("items"); items != s.end())
             for (std::size_t i = 0; i < value.size(); ++i)
                 validate_node(*items, value[i], child_path(path, i), errors, depth + 1);
@@ -220,7 +245,8 @@ void JsonSchemaValidator::validate_node(const json& s, const json& value, const 
         if (const auto required = s.find("required"); required != s.end())
             for (const auto& name : *required)
                 if (!value.contains(name.get<std::string>()))
-                    errors.push_back({path, "required property '" + name.get<std::string>() + "' is missing"});
+                    errors.push_back(
+                        {path, "required property '" + name.get<std::string>() + "' is missing"});
         const auto properties = s.find("properties");
         for (const auto& [key, member] : value.items()) {
             const std::string at = child_path(path, key);
@@ -251,19 +277,22 @@ void JsonSchemaValidator::validate_node(const json& s, const json& value, const 
             std::size_t closest = 0;
             for (std::size_t i = 1; i < branch_errors.size(); ++i)
                 if (branch_errors[i].size() < branch_errors[closest].size()) closest = i;
-            errors.push_back({path, "matches none of the " + std::to_string(branches->size()) + " " + keyword +
-                                        " schemas; the closest, #" + std::to_string(closest) + ", fails with:"});
+            errors.push_back({path, "matches none of the " + std::to_string(branches->size()) +
+                                        " " + keyword + " schemas; the closest, #" +
+                                        std::to_string(closest) + ", fails with:"});
             for (auto& e : branch_errors[closest]) errors.push_back({e.path, "  " + e.message});
         } else if (one_of && matched.size() > 1) {
-            errors.push_back({path, "matches oneOf schemas #" + std::to_string(matched[0]) + " and #" +
-                                        std::to_string(matched[1]) + "; exactly one must match"});
+            errors.push_back({path, "matches oneOf schemas #" + std::to_string(matched[0]) +
+                                        " and #" + std::to_string(matched[1]) +
+                                        "; exactly one must match"});
         }
     }
 }
 
 std::string JsonSchemaValidator::describe(const std::vector<SchemaError>& errors) {
     std::string out;
-    for (const auto& e : errors) out += (e.path.empty() ? std::string("(root)") : e.path) + ": " + e.message + "\n";
+    for (const auto& e : errors)
+        out += (e.path.empty() ? std::string("(root)") : e.path) + ": " + e.message + "\n";
     return out;
 }
 

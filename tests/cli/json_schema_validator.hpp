@@ -16,9 +16,8 @@
 // One deliberate difference from the draft: "integer" means a value written
 // as an integer literal (5, not 5.0 or 5e0), since docs/json.md promises
 // integers for byte counts. "number" accepts both.
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
@@ -31,7 +30,7 @@ struct SchemaError {
 };
 
 class JsonSchemaValidator {
-public:
+  public:
     // Throws std::invalid_argument naming the schema location of the problem.
     explicit JsonSchemaValidator(nlohmann::json schema);
 
@@ -45,10 +44,10 @@ public:
     // "path: message" lines, for test output.
     static std::string describe(const std::vector<SchemaError>& errors);
 
-private:
+  private:
     void check_schema(const nlohmann::json& s, const std::string& where, int depth);
-    void validate_node(const nlohmann::json& s, const nlohmann::json& value, const std::string& path,
-                       std::vector<SchemaError>& errors, int depth) const;
+    void validate_node(const nlohmann::json& s, const nlohmann::json& value,
+                       const std::string& path, std::vector<SchemaError>& errors, int depth) const;
     const nlohmann::json& resolve(const std::string& ref, const std::string& where) const;
 
     nlohmann::json root_;

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     try {
         const BatchLineResult r = run_batch_line(line, 1, embedded::catalog(), no_presets);
         const auto j = nlohmann::json::parse(r.json);
-        if (!j.is_object() || j.value("schema", 0) != 1) finding("a batch result is not a schema-1 object");
+        if (!j.is_object() || j.value("schema", 0) != 1)
+            finding("a batch result is not a schema-1 object");
         if (!r.ok && !j.contains("error")) finding("a failed line has no error object");
     } catch (const std::exception& e) {
         finding(std::string("batch line escaped with an exception: ") + e.what());

@@ -18,14 +18,16 @@
 namespace gpuadvise::fuzz {
 
 [[noreturn]] inline void finding(std::string_view what) {
-    std::fprintf(stderr, "\n==gpuadvise-fuzz== FINDING: %.*s\n", static_cast<int>(what.size()), what.data());
+    std::fprintf(stderr, "\n==gpuadvise-fuzz== FINDING: %.*s\n", static_cast<int>(what.size()),
+                 what.data());
     std::fflush(stderr);
     std::abort();
 }
 
 inline std::string demangle(const char* name) {
     int status = 0;
-    const std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+    const std::unique_ptr<char, void (*)(void*)> d(
+        abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
     return status == 0 && d ? std::string(d.get()) : std::string(name);
 }
 
@@ -61,7 +63,8 @@ bool accepts(Body&& body) {
         if (std::string_view(e.what()).empty()) finding("InputError with an empty message");
         return false;
     } catch (const std::exception& e) {
-        const std::string description = "unexpected exception " + demangle(typeid(e).name()) + ": " + e.what();
+        const std::string description =
+            "unexpected exception " + demangle(typeid(e).name()) + ": " + e.what();
         if (known(description)) return false;
         finding(description);
     } catch (...) {

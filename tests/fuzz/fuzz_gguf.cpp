@@ -15,10 +15,12 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     for (int round = 0; round < 32; ++round) {
         try {
             const GgufInfo info = parse_gguf(file.substr(0, give), file.size(), "m.gguf");
-            if (info.params == 0 && info.tensor_count > 0) finding("tensors counted but zero parameters");
+            if (info.params == 0 && info.tensor_count > 0)
+                finding("tensors counted but zero parameters");
             return 0;
         } catch (const NeedMoreBytes& more) {
-            if (more.needed <= give || give >= file.size()) return 0;  // the reader asked for bytes the file lacks
+            if (more.needed <= give || give >= file.size())
+                return 0;  // the reader asked for bytes the file lacks
             give = static_cast<std::size_t>(std::min<std::uint64_t>(more.needed, file.size()));
         } catch (const InputError&) {
             return 0;

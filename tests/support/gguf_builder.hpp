@@ -11,15 +11,15 @@
 
 namespace gguf_test {
 
-using gpuadvise::GgmlType;
 using gpuadvise::ggml_type;
+using gpuadvise::GgmlType;
 
 using u64 = std::uint64_t;
 using u32 = std::uint32_t;
 
 // ggml type ids used below (ggml.h).
-constexpr u32 kF32 = 0, kF16 = 1, kQ4_0 = 2, kQ5_0 = 6, kQ8_0 = 8, kQ4_K = 12, kQ6_K = 14, kIQ2_XXS = 16,
-              kIQ4_NL = 20, kBF16 = 30, kTQ1_0 = 34, kMXFP4 = 39;
+constexpr u32 kF32 = 0, kF16 = 1, kQ4_0 = 2, kQ5_0 = 6, kQ8_0 = 8, kQ4_K = 12, kQ6_K = 14,
+              kIQ2_XXS = 16, kIQ4_NL = 20, kBF16 = 30, kTQ1_0 = 34, kMXFP4 = 39;
 
 inline void put32(std::string& out, u32 v) {
     for (int i = 0; i < 4; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
@@ -42,17 +42,25 @@ inline u64 tensor_bytes(u64 elements, u32 type) {
 // infos, padding to the alignment, then tensor data at aligned offsets. Only
 // the header is materialised; the data exists only as the file size.
 class GgufBuilder {
-public:
+  public:
     u32 version = 3;
     u64 alignment = 32;
     std::string magic = "GGUF";
     std::optional<u64> tensor_count_override;
     std::optional<u64> kv_count_override;
 
-    GgufBuilder& kv_u32(std::string_view key, u32 v) { return kv(key, 4, [&](std::string& o) { put32(o, v); }); }
-    GgufBuilder& kv_u64(std::string_view key, u64 v) { return kv(key, 10, [&](std::string& o) { put64(o, v); }); }
-    GgufBuilder& kv_f32(std::string_view key) { return kv(key, 6, [&](std::string& o) { put32(o, 0x3f800000); }); }
-    GgufBuilder& kv_bool(std::string_view key) { return kv(key, 7, [&](std::string& o) { o += '\1'; }); }
+    GgufBuilder& kv_u32(std::string_view key, u32 v) {
+        return kv(key, 4, [&](std::string& o) { put32(o, v); });
+    }
+    GgufBuilder& kv_u64(std::string_view key, u64 v) {
+        return kv(key, 10, [&](std::string& o) { put64(o, v); });
+    }
+    GgufBuilder& kv_f32(std::string_view key) {
+        return kv(key, 6, [&](std::string& o) { put32(o, 0x3f800000); });
+    }
+    GgufBuilder& kv_bool(std::string_view key) {
+        return kv(key, 7, [&](std::string& o) { o += '\1'; });
+    }
     GgufBuilder& kv_str(std::string_view key, std::string_view v) {
         return kv(key, 8, [&](std::string& o) { put_string(o, v); });
     }
@@ -95,7 +103,7 @@ public:
     }
     u64 file_size() const { return build().second; }
 
-private:
+  private:
     struct Tensor {
         std::string name;
         std::vector<u64> dims;

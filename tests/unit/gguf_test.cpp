@@ -1,3 +1,5 @@
+#include "gpuadvise/gguf.hpp"
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <optional>
@@ -6,10 +8,8 @@
 #include <vector>
 
 #include "gpuadvise/error.hpp"
-#include "gpuadvise/gguf.hpp"
 #include "gpuadvise/model.hpp"
 #include "support/gguf_builder.hpp"
-
 #include "support/input_error.hpp"
 using namespace gpuadvise;
 
@@ -19,8 +19,9 @@ using namespace gguf_test;
 using u64 = std::uint64_t;
 using u32 = std::uint32_t;
 
-GgufInfo parse(const GgufBuilder& b) { return parse_gguf(b.header(), b.file_size(), "m.gguf"); }
-
+GgufInfo parse(const GgufBuilder& b) {
+    return parse_gguf(b.header(), b.file_size(), "m.gguf");
+}
 
 std::string error_of(const GgufBuilder& b) {
     return input_error([&] { parse(b); });
@@ -32,11 +33,12 @@ TEST_CASE("the ggml type table matches ggml's block layouts") {
     // Bits per weight as documented next to each block struct in ggml-common.h:
     // an independent check of every block and type size in the table.
     const std::vector<std::pair<u32, double>> bpw = {
-        {0, 32},       {1, 16},      {2, 4.5},     {3, 5},       {6, 5.5},      {7, 6},       {8, 8.5},
-        {9, 9},        {10, 2.625},  {11, 3.4375}, {12, 4.5},    {13, 5.5},     {14, 6.5625}, {15, 9.125},
-        {16, 2.0625},  {17, 2.3125}, {18, 3.0625}, {19, 1.5625}, {20, 4.5},     {21, 3.4375}, {22, 2.5625},
-        {23, 4.25},    {24, 8},      {25, 16},     {26, 32},     {27, 64},      {28, 64},     {29, 1.75},
-        {30, 16},      {34, 1.6875}, {35, 2.0625}, {39, 4.25},   {40, 4.5},     {41, 1.125}};
+        {0, 32},      {1, 16},      {2, 4.5},     {3, 5},       {6, 5.5},     {7, 6},
+        {8, 8.5},     {9, 9},       {10, 2.625},  {11, 3.4375}, {12, 4.5},    {13, 5.5},
+        {14, 6.5625}, {15, 9.125},  {16, 2.0625}, {17, 2.3125}, {18, 3.0625}, {19, 1.5625},
+        {20, 4.5},    {21, 3.4375}, {22, 2.5625}, {23, 4.25},   {24, 8},      {25, 16},
+        {26, 32},     {27, 64},     {28, 64},     {29, 1.75},   {30, 16},     {34, 1.6875},
+        {35, 2.0625}, {39, 4.25},   {40, 4.5},    {41, 1.125}};
     for (const auto& [id, bits] : bpw) {
         INFO("ggml type " << id);
         const GgmlType* t = ggml_type(id);
@@ -46,7 +48,8 @@ TEST_CASE("the ggml type table matches ggml's block layouts") {
     CHECK(ggml_type(12)->name == "Q4_K");
     CHECK(ggml_type(39)->name == "MXFP4");
     CHECK(ggml_type(30)->name == "BF16");
-    for (const u32 removed : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 42u, 1000u}) CHECK(ggml_type(removed) == nullptr);
+    for (const u32 removed : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 42u, 1000u})
+        CHECK(ggml_type(removed) == nullptr);
 }
 
 TEST_CASE("a GGUF v3 file yields its shape, exact parameter count and exact bytes") {
@@ -200,7 +203,7 @@ TEST_CASE("the vocabulary size falls back to vocab_size, then to the embedding r
     b.tensor("token_embd.weight", {256, 777}, kF16).tensor("blk.0.ffn_up.weight", {256, 512}, kF16);
     const GgufInfo info = parse(b);
     CHECK(info.arch.vocab == 777);
-    CHECK(info.arch.kv_heads == 4);  // absent head_count_kv: no grouping
+    CHECK(info.arch.kv_heads == 4);          // absent head_count_kv: no grouping
     CHECK(info.arch.mlp == MlpKind::Plain);  // an up projection and no gate
     CHECK(info.quantization == "F16");
     CHECK(info.bits_per_weight == Approx(16.0));
@@ -222,7 +225,8 @@ TEST_CASE("the block structure follows the tensor names") {
     };
     // Phi-3: gate and up fused into one up projection of twice the FFN size.
     GgufBuilder phi3 = model("phi3");
-    phi3.tensor("blk.0.attn_qkv.weight", {256, 768}, kF16).tensor("blk.0.ffn_up.weight", {256, 1024}, kF16);
+    phi3.tensor("blk.0.attn_qkv.weight", {256, 768}, kF16)
+        .tensor("blk.0.ffn_up.weight", {256, 1024}, kF16);
     CHECK(parse(phi3).arch.mlp == MlpKind::Gated);
     // GPT-2: learned positions, LayerNorm with bias, biases everywhere, plain MLP.
     GgufBuilder gpt2 = model("gpt2");
@@ -255,11 +259,13 @@ TEST_CASE("a header cut short asks for more bytes until it has the whole metadat
         REQUIRE(rounds < 20);
         ++rounds;
         try {
-            const GgufInfo info = parse_gguf(std::string_view(header).substr(0, have), size, "m.gguf");
+            const GgufInfo info =
+                parse_gguf(std::string_view(header).substr(0, have), size, "m.gguf");
             CHECK(info.weight_bytes == 1'107'152);
             break;
         } catch (const NeedMoreBytes& e) {
-            CHECK_THAT(e.what(), Catch::StartsWith("m.gguf: ") && Catch::Contains("read the first"));
+            CHECK_THAT(e.what(),
+                       Catch::StartsWith("m.gguf: ") && Catch::Contains("read the first"));
             REQUIRE(e.needed > have);
             REQUIRE(e.needed <= size);
             have = std::min<std::size_t>(e.needed, header.size());
@@ -273,9 +279,12 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
     SECTION("wrong magic") {
         GgufBuilder b = tiny_llama(true);
         b.magic = "GGML";
-        CHECK_THAT(error_of(b), Catch::StartsWith("m.gguf: ") && Catch::Contains("not a GGUF file"));
-        CHECK_THAT(input_error([] { parse_gguf("GG", 2, "m.gguf"); }), Catch::Contains("not a GGUF file"));
-        CHECK_THAT(input_error([] { parse_gguf("", 0, "m.gguf"); }), Catch::Contains("not a GGUF file"));
+        CHECK_THAT(error_of(b),
+                   Catch::StartsWith("m.gguf: ") && Catch::Contains("not a GGUF file"));
+        CHECK_THAT(input_error([] { parse_gguf("GG", 2, "m.gguf"); }),
+                   Catch::Contains("not a GGUF file"));
+        CHECK_THAT(input_error([] { parse_gguf("", 0, "m.gguf"); }),
+                   Catch::Contains("not a GGUF file"));
     }
     SECTION("unsupported versions") {
         GgufBuilder b = tiny_llama(true);
@@ -289,8 +298,9 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
     SECTION("truncated at several points") {
         const GgufBuilder b = tiny_llama(false);
         const std::string header = b.header();
-        for (const std::size_t cut : {std::size_t{5}, std::size_t{10}, std::size_t{20}, std::size_t{30},
-                                      std::size_t{100}, header.size() / 2, b.header_end() - 1}) {
+        for (const std::size_t cut :
+             {std::size_t{5}, std::size_t{10}, std::size_t{20}, std::size_t{30}, std::size_t{100},
+              header.size() / 2, b.header_end() - 1}) {
             INFO("cut at " << cut);
             CHECK_THAT(input_error([&] { parse_gguf(header.substr(0, cut), cut, "m.gguf"); }),
                        Catch::StartsWith("m.gguf: ") && Catch::Contains("truncated"));
@@ -298,20 +308,24 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
         // The whole header but no tensor data.
         CHECK_THAT(input_error([&] { parse_gguf(header, header.size(), "m.gguf"); }),
                    Catch::Contains("runs past the end of the file"));
-        CHECK_THAT(input_error([&] { parse_gguf(header.substr(0, b.header_end()), b.header_end(), "m.gguf"); }),
+        CHECK_THAT(input_error([&] {
+                       parse_gguf(header.substr(0, b.header_end()), b.header_end(), "m.gguf");
+                   }),
                    Catch::Contains("truncated"));
     }
     SECTION("tensor data beyond the file size") {
         const GgufBuilder b = tiny_llama(false);
         CHECK_THAT(input_error([&] { parse_gguf(b.header(), b.file_size() - 1, "m.gguf"); }),
-                   Catch::Contains("'blk.1.ffn_down.weight'") && Catch::Contains("runs past the end of the file"));
+                   Catch::Contains("'blk.1.ffn_down.weight'") &&
+                       Catch::Contains("runs past the end of the file"));
     }
     SECTION("a huge string length") {
         std::string entry;
         put64(entry, u64{1} << 62);
         entry += "general.architecture";
         CHECK_THAT(error_of(tiny_llama(true).kv_raw(entry)),
-                   Catch::Contains("needs 4611686018427387904 bytes") && Catch::Contains("truncated or corrupt"));
+                   Catch::Contains("needs 4611686018427387904 bytes") &&
+                       Catch::Contains("truncated or corrupt"));
     }
     SECTION("a huge array length") {
         std::string entry;
@@ -319,7 +333,8 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
         put32(entry, 9);
         put32(entry, 8);
         put64(entry, u64{1} << 61);
-        CHECK_THAT(error_of(tiny_llama(true).kv_raw(entry)), Catch::Contains("claims 2305843009213693952 elements"));
+        CHECK_THAT(error_of(tiny_llama(true).kv_raw(entry)),
+                   Catch::Contains("claims 2305843009213693952 elements"));
     }
     SECTION("huge tensor and metadata counts") {
         GgufBuilder b = tiny_llama(true);
@@ -330,8 +345,10 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
         CHECK_THAT(error_of(b), Catch::Contains("metadata entries"));
     }
     SECTION("dimensions whose product overflows") {
-        CHECK_THAT(error_of(tiny_llama(true).tensor("x", {u64{1} << 32, u64{1} << 32, u64{1} << 32}, kF32)),
-                   Catch::Contains("tensor 'x'") && Catch::Contains("more elements than fit in 64 bits"));
+        CHECK_THAT(
+            error_of(
+                tiny_llama(true).tensor("x", {u64{1} << 32, u64{1} << 32, u64{1} << 32}, kF32)),
+            Catch::Contains("tensor 'x'") && Catch::Contains("more elements than fit in 64 bits"));
         CHECK_THAT(error_of(tiny_llama(true).tensor("x", {u64{1} << 63}, kF32)),
                    Catch::Contains("more elements than fit in 64 bits"));
         // Fits in elements, not in bytes.
@@ -354,7 +371,8 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
                    Catch::Contains("rows of 100 elements") && Catch::Contains("Q4_K"));
     }
     SECTION("misaligned tensor data") {
-        CHECK_THAT(error_of(tiny_llama(true).tensor("x", {256}, kF32, 1)), Catch::Contains("not a multiple of the alignment"));
+        CHECK_THAT(error_of(tiny_llama(true).tensor("x", {256}, kF32, 1)),
+                   Catch::Contains("not a multiple of the alignment"));
     }
     SECTION("overlapping tensors claiming more than the file") {
         // A tensor over the embeddings' bytes: each fits, together they do not.
@@ -362,13 +380,15 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
                    Catch::Contains("overlapping tensors"));
     }
     SECTION("bad metadata") {
-        CHECK_THAT(error_of(tiny_llama(true).kv_str("general.name", "again")), Catch::Contains("duplicate metadata key 'general.name'"));
+        CHECK_THAT(error_of(tiny_llama(true).kv_str("general.name", "again")),
+                   Catch::Contains("duplicate metadata key 'general.name'"));
         CHECK_THAT(error_of(tiny_llama(true).tensor("output_norm.weight", {256}, kF32)),
                    Catch::Contains("duplicate tensor name 'output_norm.weight'"));
         std::string entry;
         put_string(entry, "x");
         put32(entry, 13);
-        CHECK_THAT(error_of(tiny_llama(true).kv_raw(entry)), Catch::Contains("unknown metadata value type 13"));
+        CHECK_THAT(error_of(tiny_llama(true).kv_raw(entry)),
+                   Catch::Contains("unknown metadata value type 13"));
         GgufBuilder no_arch;
         no_arch.kv_u32("llama.block_count", 2).tensor("a", {256}, kF32);
         CHECK_THAT(error_of(no_arch), Catch::Contains("missing 'general.architecture'"));
@@ -376,8 +396,11 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
         no_layers.kv_str("general.architecture", "llama").tensor("a", {256}, kF32);
         CHECK_THAT(error_of(no_layers), Catch::Contains("'llama.block_count' is missing"));
         GgufBuilder wrong_type;
-        wrong_type.kv_str("general.architecture", "llama").kv_str("llama.block_count", "two").tensor("a", {256}, kF32);
-        CHECK_THAT(error_of(wrong_type), Catch::Contains("'llama.block_count' must be an integer (got a string)"));
+        wrong_type.kv_str("general.architecture", "llama")
+            .kv_str("llama.block_count", "two")
+            .tensor("a", {256}, kF32);
+        CHECK_THAT(error_of(wrong_type),
+                   Catch::Contains("'llama.block_count' must be an integer (got a string)"));
         GgufBuilder no_tensors;
         no_tensors.kv_str("general.architecture", "llama");
         CHECK_THAT(error_of(no_tensors), Catch::Contains("no tensors"));
@@ -395,7 +418,8 @@ TEST_CASE("corrupt GGUF headers are input errors naming the file and the problem
             .kv_u32("llama.attention.head_count_kv", 3)
             .kv_u32("llama.vocab_size", 10)
             .tensor("a", {256}, kF32);
-        CHECK_THAT(error_of(odd), Catch::StartsWith("m.gguf: ") && Catch::Contains("not a multiple"));
+        CHECK_THAT(error_of(odd),
+                   Catch::StartsWith("m.gguf: ") && Catch::Contains("not a multiple"));
     }
 }
 
@@ -405,7 +429,8 @@ TEST_CASE("metadata past 256 MiB is refused rather than read") {
     put64(entry, 300 * kMiB);
     entry += "x";
     const GgufBuilder b = tiny_llama(true).kv_raw(entry);
-    CHECK_THAT(input_error([&] { parse_gguf(b.header(), kGiB, "m.gguf"); }), Catch::Contains("256 MiB"));
+    CHECK_THAT(input_error([&] { parse_gguf(b.header(), kGiB, "m.gguf"); }),
+               Catch::Contains("256 MiB"));
 }
 
 TEST_CASE("a caller passing more bytes than the file size is a bug, not an input error") {

@@ -1,9 +1,10 @@
+#include "gpuadvise/model.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
-#include "gpuadvise/model.hpp"
 
 using namespace gpuadvise;
 
@@ -18,13 +19,22 @@ const ModelPreset& preset(const char* id) {
 TEST_CASE("parameter counts from the shape match published exact counts") {
     // Exact totals of the checkpoints' safetensors as Hugging Face model pages
     // report them (and, for the first six, data/models.json's params).
-    const std::pair<const char*, std::uint64_t> exact[] = {
-        {"llama-3.1-8b", 8'030'261'248ULL},  {"llama-3.1-70b", 70'553'706'496ULL}, {"llama-3.2-1b", 1'235'814'400ULL},
-        {"llama-3.2-3b", 3'212'749'824ULL},  {"llama-3.3-70b", 70'553'706'496ULL}, {"pythia-6.9b", 6'857'302'016ULL},
-        {"llama-2-7b", 6'738'415'616ULL},    {"llama-2-13b", 13'015'864'320ULL},   {"mistral-7b-v0.1", 7'241'732'096ULL},
-        {"mixtral-8x7b", 46'702'792'704ULL}, {"qwen2.5-7b", 7'615'616'512ULL},     {"qwen2.5-0.5b", 494'032'768ULL},
-        {"tinyllama-1.1b", 1'100'048'384ULL}, {"phi-2", 2'779'683'840ULL},         {"gpt2", 124'439'808ULL},
-        {"gemma-2-9b", 9'241'705'984ULL}};
+    const std::pair<const char*, std::uint64_t> exact[] = {{"llama-3.1-8b", 8'030'261'248ULL},
+                                                           {"llama-3.1-70b", 70'553'706'496ULL},
+                                                           {"llama-3.2-1b", 1'235'814'400ULL},
+                                                           {"llama-3.2-3b", 3'212'749'824ULL},
+                                                           {"llama-3.3-70b", 70'553'706'496ULL},
+                                                           {"pythia-6.9b", 6'857'302'016ULL},
+                                                           {"llama-2-7b", 6'738'415'616ULL},
+                                                           {"llama-2-13b", 13'015'864'320ULL},
+                                                           {"mistral-7b-v0.1", 7'241'732'096ULL},
+                                                           {"mixtral-8x7b", 46'702'792'704ULL},
+                                                           {"qwen2.5-7b", 7'615'616'512ULL},
+                                                           {"qwen2.5-0.5b", 494'032'768ULL},
+                                                           {"tinyllama-1.1b", 1'100'048'384ULL},
+                                                           {"phi-2", 2'779'683'840ULL},
+                                                           {"gpt2", 124'439'808ULL},
+                                                           {"gemma-2-9b", 9'241'705'984ULL}};
     for (const auto& [id, count] : exact) {
         INFO(id);
         CHECK(count_params(preset(id).arch).total() == count);
@@ -37,8 +47,10 @@ TEST_CASE("every preset's shape lands within 3 % of its published count") {
     int checked = 0;
     for (const auto& p : presets) {
         if (p.published_params == 0) continue;
-        INFO(p.id << " computed " << count_params(p.arch).total() << " published " << p.published_params);
-        const double ratio = static_cast<double>(count_params(p.arch).total()) / static_cast<double>(p.published_params);
+        INFO(p.id << " computed " << count_params(p.arch).total() << " published "
+                  << p.published_params);
+        const double ratio = static_cast<double>(count_params(p.arch).total()) /
+                             static_cast<double>(p.published_params);
         // Gemma 3 27B's published figure includes its vision tower (0.4B).
         CHECK(std::fabs(ratio - 1.0) < 0.03);
         ++checked;
@@ -61,11 +73,12 @@ TEST_CASE("mixture-of-experts models count all experts in total and the routed o
 TEST_CASE("a hand-computed GPT-2 style config") {
     // n_layer 2, n_embd 64, n_head 4, vocab 100, n_positions 32, tied, biases, LayerNorm.
     const Architecture a = parse_hf_config(
-        R"({"model_type":"gpt2","n_layer":2,"n_embd":64,"n_head":4,"vocab_size":100,"n_positions":32})", "t.json");
+        R"({"model_type":"gpt2","n_layer":2,"n_embd":64,"n_head":4,"vocab_size":100,"n_positions":32})",
+        "t.json");
     CHECK(a.intermediate == 256);
     CHECK(a.tied_embeddings);
-    // embeddings 100*64 + 32*64; per layer: attn 4*64*64 + biases 3*64 + 64; MLP 2*64*256 + 256 + 64;
-    // 2 LayerNorms 2*(2*64); final LayerNorm 2*64.
+    // embeddings 100*64 + 32*64; per layer: attn 4*64*64 + biases 3*64 + 64; MLP 2*64*256 + 256 +
+    // 64; 2 LayerNorms 2*(2*64); final LayerNorm 2*64.
     const std::uint64_t per_layer = 4 * 64 * 64 + 3 * 64 + 64 + 2 * 64 * 256 + 256 + 64 + 2 * 128;
     CHECK(count_params(a).total() == 100 * 64 + 32 * 64 + 2 * per_layer + 128);
 }
@@ -89,21 +102,29 @@ TEST_CASE("config.json spellings and nesting") {
 }
 
 TEST_CASE("bad config.json files name the file and the field") {
-    CHECK_THROWS_WITH(parse_hf_config("{not json", "c.json"), Catch::Contains("c.json") && Catch::Contains("not valid JSON"));
+    CHECK_THROWS_WITH(parse_hf_config("{not json", "c.json"),
+                      Catch::Contains("c.json") && Catch::Contains("not valid JSON"));
     CHECK_THROWS_WITH(parse_hf_config("", "c.json"), Catch::Contains("empty"));
     CHECK_THROWS_WITH(parse_hf_config("[]", "c.json"), Catch::Contains("object"));
-    CHECK_THROWS_WITH(parse_hf_config(R"({"model_type":"llama"})", "c.json"), Catch::Contains("missing the model shape"));
+    CHECK_THROWS_WITH(parse_hf_config(R"({"model_type":"llama"})", "c.json"),
+                      Catch::Contains("missing the model shape"));
     CHECK_THROWS_WITH(
-        parse_hf_config(R"({"hidden_size":-5,"num_hidden_layers":2,"num_attention_heads":4})", "c.json"),
+        parse_hf_config(R"({"hidden_size":-5,"num_hidden_layers":2,"num_attention_heads":4})",
+                        "c.json"),
         Catch::Contains("hidden_size"));
     CHECK_THROWS_WITH(
-        parse_hf_config(R"({"hidden_size":1000000000,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":10})", "c.json"),
+        parse_hf_config(
+            R"({"hidden_size":1000000000,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":10})",
+            "c.json"),
         Catch::Contains("hidden_size") && Catch::Contains("implausibly large"));
     CHECK_THROWS_WITH(
-        parse_hf_config(R"({"hidden_size":"4096","num_hidden_layers":2,"num_attention_heads":4})", "c.json"),
+        parse_hf_config(R"({"hidden_size":"4096","num_hidden_layers":2,"num_attention_heads":4})",
+                        "c.json"),
         Catch::Contains("'hidden_size' must be an integer"));
     CHECK_THROWS_AS(
-        parse_hf_config(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":3,"vocab_size":10})", "c.json"),
+        parse_hf_config(
+            R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":3,"vocab_size":10})",
+            "c.json"),
         InputError);
 }
 
@@ -127,5 +148,6 @@ TEST_CASE("preset lookup is forgiving and suggests near names") {
     CHECK(find_preset(presets, "meta-llama/Llama-3.1-8B") != nullptr);
     CHECK(find_preset(presets, "llama 3.1 8b") != nullptr);
     CHECK(find_preset(presets, "8B") == nullptr);
-    CHECK_THROWS_WITH(throw_unknown_model(presets, "llama-3.1-8x"), Catch::Contains("did you mean 'llama-3.1-8b'"));
+    CHECK_THROWS_WITH(throw_unknown_model(presets, "llama-3.1-8x"),
+                      Catch::Contains("did you mean 'llama-3.1-8b'"));
 }

@@ -1,7 +1,8 @@
+#include "gpuadvise/units.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/error.hpp"
-#include "gpuadvise/units.hpp"
 
 using namespace gpuadvise;
 
@@ -19,7 +20,8 @@ TEST_CASE("bad parameter counts are input errors naming the value") {
         INFO(bad);
         CHECK_THROWS_AS(parse_param_count(bad, "--model"), InputError);
     }
-    CHECK_THROWS_WITH(parse_param_count("8Q", "--model"), Catch::Contains("'8Q'") && Catch::Contains("suffix"));
+    CHECK_THROWS_WITH(parse_param_count("8Q", "--model"),
+                      Catch::Contains("'8Q'") && Catch::Contains("suffix"));
 }
 
 TEST_CASE("byte sizes distinguish GB from GiB") {

@@ -1,5 +1,0 @@
-#include <iostream>
-
-#include "cli/app.hpp"
-
-int main(int argc, char** argv) { return gpuadvise::cli::run(argc, argv, std::cin, std::cout, std::cerr); }
