@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -19,12 +20,12 @@
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/names.hpp"
-#include "gpuadvise/perf.hpp"
+#include "gpuadvise/performance.hpp"
 #include "gpuadvise/workload.hpp"
 
 using namespace gpuadvise;
 using bench::Row;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 namespace {
 
@@ -36,20 +37,22 @@ std::string read_file(const std::string& path) {
     return s.str();
 }
 
-bool starts_with(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 0; }
+bool starts_with(const std::string& s, std::string_view p) {
+    return s.rfind(p, 0) == 0;
+}
 
 // The row's model as a config.json: the preset's real config when the row
 // names a preset with the same shape, else one written from the row's
 // architecture columns. litgpt materialises an untied lm_head for tied
 // checkpoints (ground-truth README), so its rows are replayed untied.
-std::optional<std::string> model_config(const Row& r, const json& models_json, const std::vector<ModelPreset>& presets,
-                                        std::string* why) {
+std::optional<std::string> model_config(const Row& r, const Json& models_json,
+                                        const std::vector<ModelPreset>& presets, std::string* why) {
     if (r.at("layers").empty() || r.at("hidden").empty()) {
         *why = "not a transformer language model (no architecture columns)";
         return std::nullopt;
     }
     const bool litgpt = starts_with(r.at("source"), "Lightning-AI/litgpt");
-    json config;
+    Json config;
     const ModelPreset* p = find_preset(presets, r.at("model"));
     if (p && std::to_string(p->arch.hidden) == r.at("hidden") &&
         std::to_string(p->arch.layers) == r.at("layers")) {
@@ -62,7 +65,8 @@ std::optional<std::string> model_config(const Row& r, const json& models_json, c
         config["num_hidden_layers"] = std::stoll(r.at("layers"));
         config["hidden_size"] = std::stoll(r.at("hidden"));
         const long long inter = std::stoll(r.at("intermediate"));
-        config["intermediate_size"] = type == "qwen" ? 2 * inter : inter;  // Qwen-1 stores both branches
+        config["intermediate_size"] =
+            type == "qwen" ? 2 * inter : inter;  // Qwen-1 stores both branches
         config["num_attention_heads"] = std::stoll(r.at("heads"));
         config["num_key_value_heads"] = std::stoll(r.at("kv_heads"));
         config["vocab_size"] = std::stoll(r.at("vocab"));
@@ -80,18 +84,29 @@ std::optional<std::string> model_config(const Row& r, const json& models_json, c
     return config.dump();
 }
 
+// A request built the way the CLI builds one: each value with the row as its
+// origin, so a rejected row says which column was not representable.
+struct RowRequest {
+    Request fields;
+    ModelInputs inputs;
+    void set(Field f, std::string value) { fields.set(f, std::move(value), "bench row"); }
+    void reset(Field f) { fields.clear(f); }
+};
+
 struct Replay {
-    std::optional<WorkloadRequest> request;
+    std::optional<RowRequest> request;
     std::string skip;
 };
 
-Replay replay_request(const Row& r, const json& models_json, const std::vector<ModelPreset>& presets) {
+Replay replay_request(const Row& r, const Json& models_json,
+                      const std::vector<ModelPreset>& presets) {
     Replay out;
     const std::string method = r.at("method");
     const std::string format = r.at("weight_format");
     const std::string parallel = r.at("parallelism");
     if (method == "adapter") return {std::nullopt, "LLaMA-Adapter is not a modelled method"};
-    if (parallel == "zero3-offload") return {std::nullopt, "CPU offload of parameters and optimizer is not modelled"};
+    if (parallel == "zero3-offload")
+        return {std::nullopt, "CPU offload of parameters and optimizer is not modelled"};
     if (r.count("activation_offload") && r.at("activation_offload") == "1")
         return {std::nullopt, "activation offloading to CPU is not modelled"};
     if (r.at("lora_targets").find("full:") != std::string::npos)
@@ -100,71 +115,88 @@ Replay replay_request(const Row& r, const json& models_json, const std::vector<M
     const auto config = model_config(r, models_json, presets, &why);
     if (!config) return {std::nullopt, why};
 
-    WorkloadRequest q;
-    q.hf_config_text = *config;
-    q.hf_config_source = r.at("id");
-    q.method = method == "pretrain" ? "full" : method;
+    RowRequest q;
+    q.inputs.hf_config_text = *config;
+    q.inputs.hf_config_source = r.at("id");
+    q.set(Field::Method, method == "pretrain" ? "full" : method);
     const std::string compute = r.at("compute_dtype");
-    q.precision = compute.empty() ? "bf16" : compute;
+    std::string precision = compute.empty() ? "bf16" : compute;
     const bool training = method != "inference";
     // Weight format: the quantised base, or the storage dtype of a 16-bit/32-bit model.
-    static const std::map<std::string, std::string> quant{{"nf4", "nf4"},          {"int8", "int8"},
-                                                          {"gptq-int4", "gptq-int4"}, {"gptq-int8", "gptq-int8"},
-                                                          {"awq-int4", "awq-int4"},   {"other:fp8", "fp8"},
+    static const std::map<std::string, std::string> quant{{"nf4", "nf4"},
+                                                          {"int8", "int8"},
+                                                          {"gptq-int4", "gptq-int4"},
+                                                          {"gptq-int8", "gptq-int8"},
+                                                          {"awq-int4", "awq-int4"},
+                                                          {"other:fp8", "fp8"},
                                                           {"other:bnb-fp4", "fp4"}};
     if (const auto it = quant.find(format); it != quant.end()) {
-        q.quant = it->second;
-        if (it->second == "nf4" || it->second == "fp4")
-            q.double_quant = r.at("notes").find("-dq") != std::string::npos ||
-                             r.at("notes").find("double quant") != std::string::npos;
+        q.set(Field::Quant, it->second);
+        if (it->second == "nf4" || it->second == "fp4") {
+            const bool dq = r.at("notes").find("-dq") != std::string::npos ||
+                            r.at("notes").find("double quant") != std::string::npos;
+            q.set(Field::DoubleQuant, dq ? "true" : "false");
+        }
     } else if (starts_with(format, "other:")) {
         return {std::nullopt, "weight format " + format + " is not modelled"};
     } else if (!training) {
-        q.precision = format;  // inference stores and computes in the checkpoint dtype
+        precision = format;  // inference stores and computes in the checkpoint dtype
         if (format == "fp32" && (compute == "bf16" || compute == "fp16")) {
-            q.precision = compute;  // fp32 weights under 16-bit autocast
-            q.mixed = "amp";
+            precision = compute;  // fp32 weights under 16-bit autocast
+            q.set(Field::MixedPrecision, "amp");
         }
-    } else if (format == "fp32" && r.at("mixed_precision") == "amp" && (method == "lora" || method == "qlora")) {
-        return {std::nullopt, "a LoRA base stored in fp32 under autocast (litgpt bf16-mixed) is not modelled"};
+    } else if (format == "fp32" && r.at("mixed_precision") == "amp" &&
+               (method == "lora" || method == "qlora")) {
+        return {std::nullopt,
+                "a LoRA base stored in fp32 under autocast (litgpt bf16-mixed) is not modelled"};
     }
     if (training) {
         const std::string mp = r.at("mixed_precision");
-        if (mp == "true16") q.mixed = "pure";
-        else if (mp == "amp") q.mixed = "amp";
-        else if (mp == "fp32") q.precision = "fp32";
+        if (mp == "true16")
+            q.set(Field::MixedPrecision, "pure");
+        else if (mp == "amp")
+            q.set(Field::MixedPrecision, "amp");
+        else if (mp == "fp32")
+            precision = "fp32";
         const std::string opt = r.at("optimizer");
-        if (!opt.empty() && opt != "none") q.optimizer = opt;
-        if (r.at("optimizer_in_backward") == "1") q.optimizer_in_backward = true;
-        q.grad_ckpt = r.at("grad_ckpt") == "1";
-        q.seq = r.at("seq_len");
-        if (r.at("notes").find("CEWithChunkedOutputLoss") != std::string::npos) q.chunked_loss = true;
+        if (!opt.empty() && opt != "none") q.set(Field::Optimizer, opt);
+        if (r.at("optimizer_in_backward") == "1") q.set(Field::OptimizerInBackward, "true");
+        q.set(Field::GradCkpt, r.at("grad_ckpt") == "1" ? "true" : "false");
+        q.set(Field::Seq, r.at("seq_len"));
+        if (r.at("notes").find("CEWithChunkedOutputLoss") != std::string::npos)
+            q.set(Field::ChunkedLoss, "true");
     } else {
         const std::string prompt = r.at("prompt_len"), gen = r.at("gen_len"), seq = r.at("seq_len");
         if (!prompt.empty() && prompt != "0") {
-            q.prompt = prompt;
-            q.gen = gen.empty() || gen == "0" ? "1" : gen;
+            q.set(Field::Prompt, prompt);
+            q.set(Field::Gen, gen.empty() || gen == "0" ? "1" : gen);
         } else {
             // Prompt not stated: seq = gen is a lower bound (ground-truth README).
             const long long total = std::stoll(seq);
-            q.prompt = "1";
-            q.gen = std::to_string(std::max(1LL, total - 1));
+            q.set(Field::Prompt, "1");
+            q.set(Field::Gen, std::to_string(std::max(1LL, total - 1)));
         }
-        if (r.count("kv_cache_dtype") && !r.at("kv_cache_dtype").empty()) q.kv_dtype = r.at("kv_cache_dtype");
+        if (r.count("kv_cache_dtype") && !r.at("kv_cache_dtype").empty())
+            q.set(Field::KvDtype, r.at("kv_cache_dtype"));
     }
-    if (r.at("flash_attn") == "0") q.flash_attn = false;
-    if (r.at("flash_attn") == "1") q.flash_attn = true;
-    q.batch = r.at("batch").empty() ? "1" : r.at("batch");
+    if (r.at("flash_attn") == "0") q.set(Field::FlashAttn, "false");
+    if (r.at("flash_attn") == "1") q.set(Field::FlashAttn, "true");
+    q.set(Field::Batch, r.at("batch").empty() ? "1" : r.at("batch"));
     if (method == "lora" || method == "qlora") {
-        q.lora_rank = r.at("lora_rank");
-        q.lora_targets = r.at("lora_targets");
+        q.set(Field::LoraRank, r.at("lora_rank"));
+        q.set(Field::LoraTargets, r.at("lora_targets"));
     }
     const std::string gpus = r.at("num_gpus").empty() ? "1" : r.at("num_gpus");
-    q.gpus = gpus;
-    static const std::map<std::string, std::string> strategies{{"ddp", "ddp"},   {"fsdp", "fsdp"}, {"zero2", "zero2"},
-                                                               {"zero3", "zero3"}, {"device-map-pipeline", "pp"},
+    q.set(Field::Gpus, gpus);
+    static const std::map<std::string, std::string> strategies{{"ddp", "ddp"},
+                                                               {"fsdp", "fsdp"},
+                                                               {"zero2", "zero2"},
+                                                               {"zero3", "zero3"},
+                                                               {"device-map-pipeline", "pp"},
                                                                {"tensor-parallel", "tp"}};
-    if (const auto it = strategies.find(parallel); it != strategies.end()) q.parallel = it->second;
+    if (const auto it = strategies.find(parallel); it != strategies.end())
+        q.set(Field::Parallel, it->second);
+    q.set(Field::Precision, precision);
     out.request = q;
     return out;
 }
@@ -176,7 +208,7 @@ struct Sample {
 };
 
 double quantile(std::vector<double> v, double q) {
-    if (v.empty()) return NAN;
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
     std::sort(v.begin(), v.end());
     const double pos = q * static_cast<double>(v.size() - 1);
     const auto lo = static_cast<std::size_t>(std::floor(pos));
@@ -184,7 +216,9 @@ double quantile(std::vector<double> v, double q) {
     return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
-std::string pct(double x) { return std::isnan(x) ? "-" : fmt::format("{:.1f} %", 100.0 * x); }
+std::string pct(double x) {
+    return std::isnan(x) ? "-" : fmt::format("{:.1f} %", 100.0 * x);
+}
 
 struct SpeedSample {
     std::string id, phase, engine, inputs;
@@ -194,9 +228,10 @@ struct SpeedSample {
 
 // Replays one throughput row: the workload through the CLI's path, the GPU
 // through the catalog's name resolution, the plan through estimate_performance.
-std::optional<SpeedSample> replay_speed(const Row& r, const json& models_json, const std::vector<ModelPreset>& presets,
-                                        std::string* why) {
-    const std::string phase = r.at("phase"), metric = r.at("metric"), format = r.at("weight_format");
+std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
+                                        const std::vector<ModelPreset>& presets, std::string* why) {
+    const std::string phase = r.at("phase"), metric = r.at("metric"),
+                      format = r.at("weight_format");
     if (metric == "tflops") {
         *why = "achieved-TFLOP/s rows (Megatron) are not a rate the model reports";
         return std::nullopt;
@@ -219,7 +254,8 @@ std::optional<SpeedSample> replay_speed(const Row& r, const json& models_json, c
     m["activation_offload"] = "0";
     m["metric"] = "";
     std::string method = r.at("method");
-    if (method == "adapter" || method == "pretrain") method = method == "pretrain" ? "full" : method;
+    if (method == "adapter" || method == "pretrain")
+        method = method == "pretrain" ? "full" : method;
     if (method == "adapter") {
         *why = "LLaMA-Adapter is not a modelled method";
         return std::nullopt;
@@ -227,13 +263,20 @@ std::optional<SpeedSample> replay_speed(const Row& r, const json& models_json, c
     m["method"] = method;
     std::string quant;
     std::string engine = r.at("engine");
-    if (format == "gguf-q4_k_m") quant = "q4_k_m";
-    else if (format == "gguf-q4_0") quant = "q4_0";
-    else if (format == "gguf-q8_0") quant = "q8_0";
-    else if (format == "gguf-f16") m["weight_format"] = "fp16";
-    else if (format == "fp8") m["weight_format"] = "other:fp8";
-    else if (format == "other:int4-wo-g32") m["weight_format"] = "gptq-int4";
-    else if (starts_with(format, "exl2") || format == "other:16bit-mixed" || format == "other:bnb-fp4") {
+    if (format == "gguf-q4_k_m")
+        quant = "q4_k_m";
+    else if (format == "gguf-q4_0")
+        quant = "q4_0";
+    else if (format == "gguf-q8_0")
+        quant = "q8_0";
+    else if (format == "gguf-f16")
+        m["weight_format"] = "fp16";
+    else if (format == "fp8")
+        m["weight_format"] = "other:fp8";
+    else if (format == "other:int4-wo-g32")
+        m["weight_format"] = "gptq-int4";
+    else if (starts_with(format, "exl2") || format == "other:16bit-mixed" ||
+             format == "other:bnb-fp4") {
         *why = "weight format " + format + " is not modelled";
         return std::nullopt;
     }
@@ -254,31 +297,32 @@ std::optional<SpeedSample> replay_speed(const Row& r, const json& models_json, c
         *why = replay.skip;
         return std::nullopt;
     }
-    WorkloadRequest q = *replay.request;
-    if (!quant.empty()) q.quant = quant;
+    RowRequest q = *replay.request;
+    if (!quant.empty()) q.set(Field::Quant, quant);
     if (method == "inference") {
         static const std::map<std::string, std::string> engines{
-            {"llama.cpp", "llama.cpp"}, {"autoawq", "autoawq"}, {"transformers", "transformers"}, {"litgpt", "litgpt"},
-            {"vllm", "vllm"},           {"tensorrt-llm", "tensorrt-llm"}, {"exllamav2", "exllamav2"},
-            {"gpt-fast", "pytorch"},    {"torchao", "pytorch"},           {"pytorch", "pytorch"}};
+            {"llama.cpp", "llama.cpp"}, {"autoawq", "autoawq"},  {"transformers", "transformers"},
+            {"litgpt", "litgpt"},       {"vllm", "vllm"},        {"tensorrt-llm", "tensorrt-llm"},
+            {"exllamav2", "exllamav2"}, {"gpt-fast", "pytorch"}, {"torchao", "pytorch"},
+            {"pytorch", "pytorch"}};
         const auto it = engines.find(engine);
         if (it == engines.end()) {
             *why = "engine " + engine + " is not modelled";
             return std::nullopt;
         }
-        q.engine = it->second;
+        q.set(Field::Engine, it->second);
     } else {
-        q.lora_rank.reset();
-        q.lora_targets.reset();
+        q.reset(Field::LoraRank);
+        q.reset(Field::LoraTargets);
         if (method == "lora" || method == "qlora") {
-            q.lora_rank = "8";
-            q.lora_targets = "q,v";
+            q.set(Field::LoraRank, "8");
+            q.set(Field::LoraTargets, "q,v");
         }
     }
     Workload w;
     const Gpu* gpu = nullptr;
     try {
-        w = resolve_workload(q, presets);
+        w = resolve_workload(q.fields, q.inputs, presets);
         gpu = &resolve_gpu(embedded::catalog(), r.at("gpu"));
     } catch (const InputError& e) {
         *why = std::string("not representable: ") + e.what();
@@ -289,17 +333,23 @@ std::optional<SpeedSample> replay_speed(const Row& r, const json& models_json, c
     const double n = static_cast<double>(w.gpus);
     const bool per_gpu = r.at("scope") == "per_gpu";
     std::optional<double> est;
-    if (phase == "decode") est = p.decode_tokens_per_s;
-    else if (phase == "prefill") est = p.prefill_tokens_per_s;
+    if (phase == "decode")
+        est = p.decode_tokens_per_s;
+    else if (phase == "prefill")
+        est = p.prefill_tokens_per_s;
     else if (phase == "end_to_end_generate" && p.decode_tokens_per_s) {
         const double b = static_cast<double>(w.batch), gen = static_cast<double>(w.gen);
-        const double seconds = p.time_to_first_token_s.value_or(0.0) + gen * b / *p.decode_tokens_per_s;
+        const double seconds =
+            p.time_to_first_token_s.value_or(0.0) + gen * b / *p.decode_tokens_per_s;
         est = gen * b / seconds;
     } else if (phase == "train" && p.train_tokens_per_s) {
         const double tps = *p.train_tokens_per_s / (per_gpu ? n : 1.0);
-        if (metric == "tokens_per_s") est = tps;
-        else if (metric == "samples_per_s") est = tps / static_cast<double>(w.seq);
-        else if (metric == "seconds_per_step") est = p.step_seconds;
+        if (metric == "tokens_per_s")
+            est = tps;
+        else if (metric == "samples_per_s")
+            est = tps / static_cast<double>(w.seq);
+        else if (metric == "seconds_per_step")
+            est = p.step_seconds;
     }
     if (!est) {
         *why = "the card lacks the throughput figures for this phase (null in the catalog)";
@@ -311,26 +361,34 @@ std::optional<SpeedSample> replay_speed(const Row& r, const json& models_json, c
     sample.engine = method == "inference" ? engine : "pytorch-train (" + engine + ")";
     sample.measured = std::stod(r.at("value"));
     sample.estimated = *est;
-    sample.inputs = fmt::format("{} {} {} b{} s{} {}x {} {}", r.at("model"), method, format, w.batch, w.seq, w.gpus,
-                                gpu->id, metric);
+    sample.inputs = fmt::format("{} {} {} b{} s{} {}x {} {}", r.at("model"), method, format,
+                                w.batch, w.seq, w.gpus, gpu->id, metric);
     return sample;
 }
 
-void speed_report(const std::string& dir, const json& models_json, const std::vector<ModelPreset>& presets) {
+void speed_report(const std::string& dir, const Json& models_json,
+                  const std::vector<ModelPreset>& presets) {
     const auto rows = bench::parse_csv(read_file(dir + "/throughput_visible.csv"));
     std::vector<SpeedSample> samples;
     std::vector<std::pair<std::string, std::string>> skipped;
     for (const Row& r : rows) {
         std::string why;
-        if (auto s = replay_speed(r, models_json, presets, &why)) samples.push_back(*s);
-        else skipped.emplace_back(r.at("id"), why);
+        if (auto s = replay_speed(r, models_json, presets, &why))
+            samples.push_back(*s);
+        else
+            skipped.emplace_back(r.at("id"), why);
     }
     std::cout << "\n# Accuracy of the speed estimate\n\n"
-              << "Every row of `bench/data/throughput_visible.csv` replayed through `estimate_performance` with the row's "
-              << "engine, GPU (catalog name resolution), plan and workload. Error = |estimate / measured - 1| "
-              << "(for seconds_per_step rows the ratio of times). Targets: median <= 20 % for decode, <= 30 % for training.\n\n";
-    std::cout << fmt::format("Rows: {} replayed, {} skipped (reasons below).\n\n", samples.size(), skipped.size());
-    std::cout << "| phase | engine | rows | median error | p90 error | median ratio |\n|---|---|---|---|---|---|\n";
+              << "Every row of `bench/data/throughput_visible.csv` replayed through "
+                 "`estimate_performance` with the row's "
+              << "engine, GPU (catalog name resolution), plan and workload. Error = |estimate / "
+                 "measured - 1| "
+              << "(for seconds_per_step rows the ratio of times). Targets: median <= 20 % for "
+                 "decode, <= 30 % for training.\n\n";
+    std::cout << fmt::format("Rows: {} replayed, {} skipped (reasons below).\n\n", samples.size(),
+                             skipped.size());
+    std::cout << "| phase | engine | rows | median error | p90 error | median ratio "
+                 "|\n|---|---|---|---|---|---|\n";
     std::map<std::pair<std::string, std::string>, std::vector<const SpeedSample*>> groups;
     for (const auto& s : samples) {
         groups[{s.phase, s.engine}].push_back(&s);
@@ -342,8 +400,9 @@ void speed_report(const std::string& dir, const json& models_json, const std::ve
             err.push_back(std::fabs(s->ratio() - 1.0));
             ratio.push_back(s->ratio());
         }
-        std::cout << fmt::format("| {} | {} | {} | {} | {} | {:.2f} |\n", key.first, key.second, list.size(),
-                                 pct(quantile(err, 0.5)), pct(quantile(err, 0.9)), quantile(ratio, 0.5));
+        std::cout << fmt::format("| {} | {} | {} | {} | {} | {:.2f} |\n", key.first, key.second,
+                                 list.size(), pct(quantile(err, 0.5)), pct(quantile(err, 0.9)),
+                                 quantile(ratio, 0.5));
     }
     for (const std::string phase : {"decode", "prefill", "generate", "train"}) {
         std::vector<const SpeedSample*> worst;
@@ -353,11 +412,13 @@ void speed_report(const std::string& dir, const json& models_json, const std::ve
             return std::fabs(std::log(a->ratio())) > std::fabs(std::log(b->ratio()));
         });
         if (worst.size() > 5) worst.resize(5);
-        std::cout << fmt::format("\n## Worst five rows: {}\n\n| id | inputs | measured | estimated | ratio |\n|---|---|---|---|---|\n",
-                                 phase);
+        std::cout << fmt::format(
+            "\n## Worst five rows: {}\n\n| id | inputs | measured | estimated | ratio "
+            "|\n|---|---|---|---|---|\n",
+            phase);
         for (const auto* s : worst)
-            std::cout << fmt::format("| {} | {} | {:.4g} | {:.4g} | {:.2f} |\n", s->id, s->inputs, s->measured, s->estimated,
-                                     s->ratio());
+            std::cout << fmt::format("| {} | {} | {:.4g} | {:.4g} | {:.2f} |\n", s->id, s->inputs,
+                                     s->measured, s->estimated, s->ratio());
     }
     std::map<std::string, int> reasons;
     for (const auto& [id, why] : skipped) ++reasons[why];
@@ -369,7 +430,8 @@ void speed_report(const std::string& dir, const json& models_json, const std::ve
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::cerr << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n";
+        std::cerr
+            << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n";
         return 2;
     }
     bool all_rows = false;
@@ -386,10 +448,11 @@ int main(int argc, char** argv) {
             std::cout.rdbuf(output.rdbuf());
         }
     }
-    std::cout << "<!-- Generated by: cmake --build build --target accuracy (bench/accuracy.cpp). Do not edit by hand. -->\n";
+    std::cout << "<!-- Generated by: cmake --build build --target accuracy (bench/accuracy.cpp). "
+                 "Do not edit by hand. -->\n";
     const std::string dir = argv[1];
     const std::string models_text = read_file(argv[2]);
-    const json models_json = json::parse(models_text);
+    const Json models_json = Json::parse(models_text);
     const auto presets = parse_model_presets(models_text, "data/models.json");
     const auto rows = bench::parse_csv(read_file(dir + "/memory_visible.csv"));
 
@@ -403,9 +466,10 @@ int main(int argc, char** argv) {
         }
         Workload w;
         try {
-            w = resolve_workload(*replay.request, presets);
+            w = resolve_workload(replay.request->fields, replay.request->inputs, presets);
         } catch (const InputError& e) {
-            skipped.emplace_back(r.at("id"), std::string("workload not representable: ") + e.what());
+            skipped.emplace_back(r.at("id"),
+                                 std::string("workload not representable: ") + e.what());
             continue;
         }
         Workload doc_w = w;
@@ -420,26 +484,34 @@ int main(int argc, char** argv) {
         s.measured = std::stod(r.at("measured_bytes"));
         s.component = static_cast<double>(nvml ? m.per_gpu_bytes : m.allocated_bytes) * scale;
         s.doc = static_cast<double>(d.per_gpu_bytes) * scale;
-        const bool shards = w.parallel != Parallel::None && w.parallel != Parallel::Ddp && w.parallel != Parallel::Zero2;
-        s.weights_only = static_cast<double>(w.model.params) * weight_bytes_per_param(w.quant, w.precision, w.double_quant) /
+        const bool shards = w.parallel != Parallel::None && w.parallel != Parallel::Ddp &&
+                            w.parallel != Parallel::Zero2;
+        s.weights_only = static_cast<double>(w.model.params) *
+                         weight_bytes_per_param(w.quant, w.precision, w.double_quant) /
                          (shards ? static_cast<double>(w.gpus) : 1.0) * scale;
-        s.inputs = fmt::format("{} {} {} b{} s{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
-                               w.batch, w.seq, w.trains() && w.grad_ckpt ? " ckpt" : "",
-                               w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "",
-                               w.gpus, to_string(w.parallel), r.at("metric"));
+        s.inputs = fmt::format(
+            "{} {} {} b{} s{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
+            w.batch, w.seq, w.trains() && w.grad_ckpt ? " ckpt" : "",
+            w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "", w.gpus,
+            to_string(w.parallel), r.at("metric"));
         samples.push_back(s);
     }
 
-    std::cout << "# Accuracy of the memory estimate\n\n"
-              << "Made by `cmake --build build --target accuracy` (bench/accuracy.cpp) from "
-              << "`bench/data/memory_visible.csv` (measured peaks from public sources; see bench/data/README.md).\n"
-              << "Each row is replayed through the same path as the CLI. The estimate compared is "
-              << "`allocated_bytes` for rows measured as max_allocated / max_reserved / unknown, and "
-              << "`per_gpu_bytes` for nvml_total rows; totals over all GPUs are compared as totals. "
-              << "Error = (estimate - measured) / measured; APE = |error|.\n\n";
-    std::cout << fmt::format("Rows: {} replayed, {} skipped (listed below with the reason).\n\n", samples.size(), skipped.size());
-    std::cout << "| method | rows | component median APE | component p90 APE | component median error | doc median APE | doc p90 APE | weights-only median APE | weights-only p90 APE |\n"
-              << "|---|---|---|---|---|---|---|---|---|\n";
+    std::cout
+        << "# Accuracy of the memory estimate\n\n"
+        << "Made by `cmake --build build --target accuracy` (bench/accuracy.cpp) from "
+        << "`bench/data/memory_visible.csv` (measured peaks from public sources; see "
+           "bench/data/README.md).\n"
+        << "Each row is replayed through the same path as the CLI. The estimate compared is "
+        << "`allocated_bytes` for rows measured as max_allocated / max_reserved / unknown, and "
+        << "`per_gpu_bytes` for nvml_total rows; totals over all GPUs are compared as totals. "
+        << "Error = (estimate - measured) / measured; APE = |error|.\n\n";
+    std::cout << fmt::format("Rows: {} replayed, {} skipped (listed below with the reason).\n\n",
+                             samples.size(), skipped.size());
+    std::cout
+        << "| method | rows | component median APE | component p90 APE | component median error | "
+           "doc median APE | doc p90 APE | weights-only median APE | weights-only p90 APE |\n"
+        << "|---|---|---|---|---|---|---|---|---|\n";
     for (const std::string method : {"inference", "lora", "qlora", "full", "all"}) {
         std::vector<double> c, cs, d, wo;
         for (const auto& s : samples) {
@@ -449,9 +521,11 @@ int main(int argc, char** argv) {
             d.push_back(std::fabs(s.err(s.doc)));
             wo.push_back(std::fabs(s.err(s.weights_only)));
         }
-        std::cout << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", method, c.size(), pct(quantile(c, 0.5)),
-                                 pct(quantile(c, 0.9)), pct(quantile(cs, 0.5)), pct(quantile(d, 0.5)), pct(quantile(d, 0.9)),
-                                 pct(quantile(wo, 0.5)), pct(quantile(wo, 0.9)));
+        std::cout << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", method,
+                                 c.size(), pct(quantile(c, 0.5)), pct(quantile(c, 0.9)),
+                                 pct(quantile(cs, 0.5)), pct(quantile(d, 0.5)),
+                                 pct(quantile(d, 0.9)), pct(quantile(wo, 0.5)),
+                                 pct(quantile(wo, 0.9)));
     }
     for (const std::string method : {"inference", "lora", "qlora", "full"}) {
         std::vector<const Sample*> worst;
@@ -461,20 +535,25 @@ int main(int argc, char** argv) {
             return std::fabs(a->err(a->component)) > std::fabs(b->err(b->component));
         });
         if (worst.size() > 5) worst.resize(5);
-        std::cout << fmt::format("\n## Worst five rows: {}\n\n| id | inputs | measured GiB | component GiB | error |\n|---|---|---|---|---|\n",
-                                 method);
+        std::cout << fmt::format(
+            "\n## Worst five rows: {}\n\n| id | inputs | measured GiB | component GiB | error "
+            "|\n|---|---|---|---|---|\n",
+            method);
         for (const Sample* s : worst)
-            std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s->id, s->inputs, s->measured / (1 << 30),
-                                     s->component / (1 << 30), pct(s->err(s->component)));
+            std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s->id, s->inputs,
+                                     s->measured / (1 << 30), s->component / (1 << 30),
+                                     pct(s->err(s->component)));
     }
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     speed_report(dir, models_json, presets);
     if (all_rows) {
-        std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error |\n|---|---|---|---|---|\n";
+        std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "
+                     "|\n|---|---|---|---|---|\n";
         for (const auto& s : samples)
-            std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s.id, s.inputs, s.measured / (1 << 30),
-                                     s.component / (1 << 30), pct(s.err(s.component)));
+            std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s.id, s.inputs,
+                                     s.measured / (1 << 30), s.component / (1 << 30),
+                                     pct(s.err(s.component)));
     }
     return 0;
 }

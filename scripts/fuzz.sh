@@ -11,6 +11,7 @@
 #   FUZZ_JOBS=1 scripts/fuzz.sh              # one harness at a time (default: nproc at once)
 #   FUZZ_TIMEOUT=10                          # seconds one input may take before it is a finding
 #   FUZZ_BUILD_DIR=build-fuzz                # the fuzz build folder
+#   FUZZ_NO_BUILD=1                          # use the folder as built (scripts/test.sh builds it)
 #
 # What the fuzzer learns is kept in <build>/fuzz/<name>/corpus (not committed).
 # A finding is saved as <build>/fuzz/<name>/artifacts/crash-* (or timeout-*,
@@ -23,15 +24,21 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-30}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 per_input_timeout="${FUZZ_TIMEOUT:-10}"
-read -r -a targets <<<"${FUZZ_TARGETS:-units cli hf_config catalog presets gguf safetensors batch}"
+read -r -a targets <<<"${FUZZ_TARGETS:-units cli hf_config catalog presets gguf safetensors batch json settings detect render}"
 jobs="${FUZZ_JOBS:-$(nproc)}"
 
-bash scripts/deps.sh clang-14 libclang-rt-14-dev
-
-echo "== configure and build the fuzz harnesses ($build, clang++-14)"
-cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUADVISE_FUZZ=ON \
-  -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target gpuadvise_fuzzers
+if [ "${FUZZ_NO_BUILD:-0}" != "1" ]; then
+  bash scripts/deps.sh clang-14 libclang-rt-14-dev
+  echo "== configure and build the fuzz harnesses ($build, clang++-14)"
+  launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGPUADVISE_FUZZ=ON -DGPUADVISE_WERROR=ON -DBUILD_TESTING=OFF \
+    "${launcher[@]}" >/dev/null
+  cmake --build "$build" -j "$(nproc)" --target gpuadvise_fuzzers
+fi
 
 max_len() {
   case "$1" in

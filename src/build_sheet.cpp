@@ -10,19 +10,15 @@ namespace {
 
 constexpr double kSystemBaseWatts = 200.0;  // desktop CPU, board, drives, fans
 constexpr double kPsuHeadroom = 1.2;        // transient spikes and efficiency sweet spot
-constexpr std::array<double, 12> kPsuSizes{450, 550, 650, 750, 850, 1000, 1200, 1300, 1500, 1600, 2000, 2400};
-
-bool module_form(const Gpu& g) {
-    return g.form_factor.find("SXM") != std::string::npos || g.form_factor.find("OAM") != std::string::npos ||
-           g.form_factor.find("superchip") != std::string::npos || g.form_factor.find("Superchip") != std::string::npos;
-}
+constexpr std::array<double, 12> kPsuSizes{450,  550,  650,  750,  850,  1000,
+                                           1200, 1300, 1500, 1600, 2000, 2400};
 
 }  // namespace
 
 BuildSheet build_sheet(const Gpu& g, std::int64_t count) {
     BuildSheet b;
     const double n = static_cast<double>(count);
-    if (g.vendor == "apple") {
+    if (g.is_apple()) {
         b.power_note = "integrated in the Mac; no separate supply";
         b.host_link_note = "unified memory, no PCIe card";
         b.software = "macOS with Metal (PyTorch MPS, MLX, llama.cpp)";
@@ -32,38 +28,59 @@ BuildSheet build_sheet(const Gpu& g, std::int64_t count) {
         b.system_watts = *g.tdp_watts * n + kSystemBaseWatts;
         const double wanted = *b.system_watts * kPsuHeadroom;
         for (double size : kPsuSizes)
-            if (size >= wanted && !module_form(g)) {
+            if (size >= wanted && !g.is_module()) {
                 b.psu_watts = size;
                 break;
             }
-        b.power_note = b.psu_watts ? fmt::format("{:.0f} W supply for ~{:.0f} W under load (GPUs {:.0f} W + system {:.0f} W, "
-                                                 "x{:.1f} headroom)",
-                                                 *b.psu_watts, *b.system_watts, *g.tdp_watts * n, kSystemBaseWatts, kPsuHeadroom)
-                                   : fmt::format("~{:.0f} W under load: server power (redundant supplies)", *b.system_watts);
+        b.power_note =
+            b.psu_watts
+                ? fmt::format(
+                      "{:.0f} W supply for ~{:.0f} W under load (GPUs {:.0f} W + system {:.0f} W, "
+                      "x{:.1f} headroom)",
+                      *b.psu_watts, *b.system_watts, *g.tdp_watts * n, kSystemBaseWatts,
+                      kPsuHeadroom)
+                : fmt::format("~{:.0f} W under load: server power (redundant supplies)",
+                              *b.system_watts);
     } else {
         b.power_note = "TDP unknown in the catalog";
     }
     b.pcie_gen = g.pcie_gen;
     b.pcie_lanes = g.pcie_lanes;
-    if (module_form(g)) {
+    if (g.is_module()) {
         b.slots = 0;
-        b.host_link_note = fmt::format("{} module{} on a vendor baseboard (HGX/OAM server)", count, count > 1 ? "s" : "");
+        b.host_link_note = fmt::format("{} module{} on a vendor baseboard (HGX/OAM server)", count,
+                                       count > 1 ? "s" : "");
     } else {
         b.slots = count;
-        b.host_link_note = g.pcie_gen ? fmt::format("{} PCIe {}.0 x{} slot{} (x16 mechanical; a x8 card still needs the "
-                                                    "slot's bandwidth for host-resident data)",
-                                                    count, *g.pcie_gen, g.pcie_lanes.value_or(16), count > 1 ? "s" : "")
-                                      : fmt::format("{} PCIe slot{}", count, count > 1 ? "s" : "");
-        if (count > 1 && g.interconnect_type == "nvlink" && g.interconnect_max_gpus == 2)
-            b.host_link_note += "; NVLink bridges join pairs";
+        b.host_link_note =
+            g.pcie_gen ? fmt::format(
+                             "{} PCIe {}.0 x{} slot{} (x16 mechanical; a x8 card still needs the "
+                             "slot's bandwidth for host-resident data)",
+                             count, *g.pcie_gen, g.pcie_lanes.value_or(16), count > 1 ? "s" : "")
+                       : fmt::format("{} PCIe slot{}", count, count > 1 ? "s" : "");
+        if (count > 1 && g.link.type == LinkType::Nvlink && g.link.topology == LinkTopology::Bridge)
+            b.host_link_note += g.link.max_gpus == 2 ? "; NVLink bridges join pairs"
+                                                     : "; NVLink bridges join small groups";
     }
-    const std::string platform = g.software_platform == "cuda"     ? "NVIDIA driver + CUDA"
-                                 : g.software_platform == "rocm"   ? "ROCm"
-                                 : g.software_platform == "oneapi" ? "Intel oneAPI / PyTorch XPU"
-                                 : g.software_platform == "habana" ? "Intel Gaudi software (SynapseAI)"
-                                                                   : g.software_platform;
-    b.software = platform;
-    if (g.compute_capability) b.software += fmt::format(", compute capability {}", *g.compute_capability);
+    switch (g.platform) {
+        case SoftwarePlatform::Cuda:
+            b.software = "NVIDIA driver + CUDA";
+            break;
+        case SoftwarePlatform::Rocm:
+            b.software = "ROCm";
+            break;
+        case SoftwarePlatform::Oneapi:
+            b.software = "Intel oneAPI / PyTorch XPU";
+            break;
+        case SoftwarePlatform::Habana:
+            b.software = "Intel Gaudi software (SynapseAI)";
+            break;
+        case SoftwarePlatform::Metal:
+            b.software = "macOS with Metal";
+            break;
+    }
+    if (g.compute_capability)
+        b.software += fmt::format(", compute capability {}", *g.compute_capability);
     if (g.gfx_target) b.software += fmt::format(", {}", *g.gfx_target);
     if (g.min_stack) b.software += fmt::format(" ({})", *g.min_stack);
     return b;

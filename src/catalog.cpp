@@ -4,246 +4,256 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
+#include <array>
+#include <deque>
 #include <unordered_map>
-#include <unordered_set>
-#include <nlohmann/json.hpp>
-#include <set>
 
 #include "gpuadvise/error.hpp"
-#include "gpuadvise/json_input.hpp"
+#include "gpuadvise/json.hpp"
 #include "gpuadvise/names.hpp"
+#include "gpuadvise/text.hpp"
 
 namespace gpuadvise {
 namespace {
 
-using nlohmann::json;
-
-// Reads one JSON object with typed getters that know their JSON path, and
-// rejects keys nobody read (a misspelt "memory_bandwith_gbps" must not be
-// silently ignored).
-class Reader {
-public:
-    Reader(const json& j, std::string path, std::string_view source) : j_(j), path_(std::move(path)), source_(source) {
-        if (!j_.is_object()) fail("", "must be an object");
-    }
-
-    [[noreturn]] void fail(std::string_view key, std::string_view what) const {
-        throw InputError(fmt::format("{}: {}{}{}: {}", source_, path_, key.empty() ? "" : "/", key, what));
-    }
-
-    const json* get(const char* key) {
-        known_.insert(key);
-        const auto it = j_.find(key);
-        return it == j_.end() || it->is_null() ? nullptr : &*it;
-    }
-    const json& required(const char* key) {
-        const json* v = get(key);
-        if (!v) fail(key, "is required");
-        return *v;
-    }
-    std::string str(const char* key) {
-        const json& v = required(key);
-        if (!v.is_string() || v.get<std::string>().empty()) fail(key, fmt::format("must be a non-empty string (got {})", v.dump()));
-        return v.get<std::string>();
-    }
-    std::string str_or(const char* key, const std::string& fallback) { return get(key) ? str(key) : fallback; }
-    std::optional<std::string> opt_str(const char* key) {
-        if (!get(key)) return std::nullopt;
-        return str(key);
-    }
-    double number(const char* key, double min, double max) {
-        const json& v = required(key);
-        if (!v.is_number()) fail(key, fmt::format("must be a number (got {})", v.dump()));
-        const double d = v.get<double>();
-        if (!std::isfinite(d) || d < min || d > max)
-            fail(key, fmt::format("{} is out of range [{}, {}]", v.dump(), min, max));
-        return d;
-    }
-    std::optional<double> opt_number(const char* key, double min, double max) {
-        if (!get(key)) return std::nullopt;
-        return number(key, min, max);
-    }
-    std::int64_t integer(const char* key, std::int64_t min, std::int64_t max) {
-        const json& v = required(key);
-        if (!v.is_number_integer()) fail(key, fmt::format("must be an integer (got {})", v.dump()));
-        if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(max))
-            fail(key, fmt::format("{} is out of range [{}, {}]", v.dump(), min, max));
-        const std::int64_t i = v.get<std::int64_t>();
-        if (i < min || i > max) fail(key, fmt::format("{} is out of range [{}, {}]", v.dump(), min, max));
-        return i;
-    }
-    std::optional<std::int64_t> opt_integer(const char* key, std::int64_t min, std::int64_t max) {
-        if (!get(key)) return std::nullopt;
-        return integer(key, min, max);
-    }
-    std::optional<bool> opt_bool(const char* key) {
-        const json* v = get(key);
-        if (!v) return std::nullopt;
-        if (!v->is_boolean()) fail(key, fmt::format("must be true, false or null (got {})", v->dump()));
-        return v->get<bool>();
-    }
-    std::vector<std::string> strings(const char* key) {
-        std::vector<std::string> out;
-        const json* v = get(key);
-        if (!v) return out;
-        if (!v->is_array()) fail(key, "must be an array of strings");
-        for (std::size_t i = 0; i < v->size(); ++i) {
-            if (!(*v)[i].is_string()) fail(fmt::format("{}/{}", key, i), "must be a string");
-            out.push_back((*v)[i].get<std::string>());
-        }
-        return out;
-    }
-    Reader child(const char* key) {
-        const json& v = required(key);
-        return Reader(v, fmt::format("{}/{}", path_, key), source_);
-    }
-    bool has(const char* key) {
-        known_.insert(key);
-        const auto it = j_.find(key);
-        return it != j_.end() && !it->is_null();
-    }
-    // Every key of the object must have been read.
-    void finish() const {
-        for (const auto& item : j_.items())
-            if (!known_.count(item.key()))
-                fail(item.key(), "is not a catalog field; check the spelling (see docs/catalog.md)");
-    }
-    const std::string& path() const { return path_; }
-
-private:
-    const json& j_;
-    std::string path_;
-    std::string_view source_;
-    std::set<std::string> known_;
+// What the views of a parsed catalog point into.
+struct Storage {
+    std::string text;
+    std::deque<std::string> strings;  // unescaped JSON strings, normalised names
+    std::deque<std::vector<std::string_view>> lists;
 };
-
-std::string one_of(Reader& r, const char* key, std::initializer_list<const char*> allowed) {
-    std::string v = r.str(key);
-    for (const char* a : allowed)
-        if (v == a) return v;
-    std::vector<std::string> list(allowed.begin(), allowed.end());
-    r.fail(key, fmt::format("'{}' is not one of: {}", v, fmt::join(list, ", ")));
-}
 
 constexpr double kMaxTflops = 1e6;
 
-Gpu parse_gpu(const json& j, std::string path, std::string_view source) {
-    Reader r(j, std::move(path), source);
+template <typename E, std::size_t N>
+E enum_field(json::ObjectReader& r, std::string_view key, const EnumTable<E, N>& table) {
+    const std::string_view v = r.str(key);
+    for (const auto& row : table.rows())
+        if (!row.hidden && row.name == v) return row.value;
+    r.fail(key, fmt::format("{} is not one of: {}", quote(v),
+                            fmt::format("{}", fmt::join(table.choices(), ", "))));
+}
+
+std::span<const std::string_view> list(json::ObjectReader& r, std::string_view key, Storage& s) {
+    auto values = r.strings(key);
+    if (values.empty()) return {};
+    s.lists.push_back(std::move(values));
+    return s.lists.back();
+}
+
+// Families with an FP8 tensor path (Ada, Hopper, Blackwell, CDNA3+, RDNA4,
+// Gaudi 2/3) and those without BF16 (Volta, Turing): a figure the hardware
+// cannot have is a data error.
+bool has_fp8_path(std::string_view family) {
+    static constexpr std::string_view kFamilies[] = {"ada",   "hopper", "blackwell", "cdna3",
+                                                     "cdna4", "rdna4",  "gaudi2",    "gaudi3"};
+    return std::find(std::begin(kFamilies), std::end(kFamilies), family) != std::end(kFamilies);
+}
+
+std::optional<Price> price_field(json::ObjectReader& r, std::string_view key) {
+    if (!r.has(key)) return std::nullopt;
+    json::Path path;
+    json::ObjectReader p = r.child(key, path);
+    Price price;
+    price.usd = p.number("usd", 1, 1e8);
+    price.kind = enum_field(p, "kind", kPriceKinds);
+    price.date = p.str_or("date", "");
+    price.source = p.str("source");
+    p.finish();
+    return price;
+}
+
+Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source, Storage& s) {
+    json::ObjectReader r(value, source, &path);
     Gpu g;
     g.id = r.str("id");
-    if (g.id != normalize_name(g.id) && g.id.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ ") != std::string::npos)
-        r.fail("id", fmt::format("'{}' must be lowercase without spaces", g.id));
-    g.vendor = one_of(r, "vendor", {"nvidia", "amd", "intel", "apple"});
+    if (g.id.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ \t") != std::string_view::npos ||
+        !valid_utf8(g.id) || sanitize(g.id) != g.id)
+        r.fail("id", fmt::format("{} must be lowercase, without spaces or control characters",
+                                 quote(g.id)));
+    g.vendor = enum_field(r, "vendor", kVendors);
     g.name = r.str("name");
-    g.aliases = r.strings("aliases");
-    g.segment = one_of(r, "segment", {"consumer", "workstation", "datacenter"});
+    g.aliases = list(r, "aliases", s);
+    g.segment = enum_field(r, "segment", kSegments);
     g.architecture = r.str_or("architecture", "");
     g.arch_family = r.str("arch_family");
     g.launch_year = r.opt_integer("launch_year", 1990, 2100);
-    g.memory_bytes = static_cast<std::uint64_t>(r.integer("memory_bytes", 1, std::int64_t{1} << 50));
+    g.memory_bytes =
+        static_cast<std::uint64_t>(r.integer("memory_bytes", 1, std::int64_t{1} << 50));
     g.memory_type = r.str_or("memory_type", "");
     g.memory_bandwidth_gbps = r.number("memory_bandwidth_gbps", 1, 20000);
     g.unified_memory = r.opt_bool("unified_memory").value_or(false);
     g.ecc = r.opt_bool("ecc");
     if (r.has("tflops")) {
-        Reader t = r.child("tflops");
-        g.tflops.fp32 = t.opt_number("fp32", 0, kMaxTflops);
-        g.tflops.tf32 = t.opt_number("tf32", 0, kMaxTflops);
-        g.tflops.fp16 = t.opt_number("fp16", 0, kMaxTflops);
-        g.tflops.bf16 = t.opt_number("bf16", 0, kMaxTflops);
-        g.tflops.fp8 = t.opt_number("fp8", 0, kMaxTflops);
-        g.tflops.int8 = t.opt_number("int8", 0, kMaxTflops);
+        json::Path p;
+        json::ObjectReader t = r.child("tflops", p);
+        // Zero is not a figure: a card without the path has null.
+        g.tflops.fp32 = t.opt_number("fp32", 1e-3, kMaxTflops);
+        g.tflops.tf32 = t.opt_number("tf32", 1e-3, kMaxTflops);
+        g.tflops.fp16 = t.opt_number("fp16", 1e-3, kMaxTflops);
+        g.tflops.bf16 = t.opt_number("bf16", 1e-3, kMaxTflops);
+        g.tflops.fp8 = t.opt_number("fp8", 1e-3, kMaxTflops);
+        g.tflops.fp4 = t.opt_number("fp4", 1e-3, kMaxTflops);
+        g.tflops.int8 = t.opt_number("int8", 1e-3, kMaxTflops);
         t.finish();
-        static const std::set<std::string> fp8_families{"ada",   "hopper", "blackwell", "cdna3",
-                                                        "cdna4", "rdna4",  "gaudi2",    "gaudi3"};
-        if (g.tflops.fp8 && !fp8_families.count(g.arch_family))
-            t.fail("fp8", fmt::format("is given, but {} has no FP8 path (set it to null)", g.arch_family));
+        if (g.tflops.fp8 && !has_fp8_path(g.arch_family))
+            t.fail("fp8",
+                   fmt::format("is given, but {} has no FP8 path (set it to null)", g.arch_family));
         if (g.tflops.bf16 && (g.arch_family == "volta" || g.arch_family == "turing"))
-            t.fail("bf16", fmt::format("is given, but {} has no BF16 tensor path (set it to null)", g.arch_family));
+            t.fail("bf16", fmt::format("is given, but {} has no BF16 tensor path (set it to null)",
+                                       g.arch_family));
     }
     g.sparsity_multiplier = r.opt_number("sparsity_multiplier", 1, 4).value_or(1);
     g.tdp_watts = r.opt_number("tdp_watts", 1, 5000);
     if (r.has("pcie")) {
-        Reader p = r.child("pcie");
-        g.pcie_gen = p.opt_integer("gen", 1, 7);
-        g.pcie_lanes = p.opt_integer("lanes", 1, 32);
-        p.finish();
+        json::Path p;
+        json::ObjectReader pcie = r.child("pcie", p);
+        g.pcie_gen = pcie.opt_integer("gen", 1, 7);
+        g.pcie_lanes = pcie.opt_integer("lanes", 1, 32);
+        g.pcie_p2p = pcie.opt_bool("p2p");
+        pcie.finish();
     }
     if (r.has("interconnect")) {
-        Reader ic = r.child("interconnect");
-        g.interconnect_type = one_of(ic, "type", {"nvlink", "infinity-fabric", "xe-link", "ethernet", "none"});
-        g.interconnect_gbps = ic.opt_number("bandwidth_gbps", 0, 100000);
-        g.interconnect_max_gpus = ic.opt_integer("max_gpus", 1, 100000).value_or(1);
+        json::Path p;
+        json::ObjectReader ic = r.child("interconnect", p);
+        g.link.type = enum_field(ic, "type", kLinkTypes);
+        g.link.gbps = ic.opt_number("bandwidth_gbps", 1e-3, 100000);
+        g.link.max_gpus = ic.opt_integer("max_gpus", 1, 100000).value_or(1);
+        g.link.topology =
+            ic.has("topology")
+                ? enum_field(ic, "topology", kLinkTopologies)
+                : (g.link.type == LinkType::None ? LinkTopology::None : LinkTopology::Bridge);
         ic.finish();
+        if (g.link.type != LinkType::None && g.link.max_gpus < 2)
+            ic.fail("max_gpus", "a GPU-to-GPU link joins at least 2 GPUs");
+        if (g.link.type == LinkType::None && g.link.topology != LinkTopology::None)
+            ic.fail("topology", "must be \"none\" when the type is \"none\"");
     }
+    g.form = r.has("form") ? enum_field(r, "form", kFormFactors) : FormFactor::Card;
     g.form_factor = r.str_or("form_factor", "");
     if (r.has("software")) {
-        Reader s = r.child("software");
-        g.software_platform = one_of(s, "platform", {"cuda", "rocm", "oneapi", "habana", "metal"});
-        g.compute_capability = s.opt_str("compute_capability");
-        g.gfx_target = s.opt_str("gfx_target");
-        g.min_stack = s.opt_str("min_stack");
-        s.finish();
+        json::Path p;
+        json::ObjectReader sw = r.child("software", p);
+        g.platform = enum_field(sw, "platform", kPlatforms);
+        g.compute_capability = sw.opt_str("compute_capability");
+        g.gfx_target = sw.opt_str("gfx_target");
+        g.min_stack = sw.opt_str("min_stack");
+        sw.finish();
+    } else {
+        r.fail("software", "is required (the platform: cuda, rocm, oneapi, habana or metal)");
     }
     if (r.has("video")) {
-        Reader v = r.child("video");
+        json::Path p;
+        json::ObjectReader v = r.child("video", p);
         g.av1_encode = v.opt_bool("av1_encode");
         g.nvenc = v.opt_integer("nvenc", 0, 16);
         v.finish();
     }
-    if (r.has("price")) {
-        Reader p = r.child("price");
-        Price price;
-        price.usd = p.number("usd", 1, 1e8);
-        price.kind = one_of(p, "kind", {"msrp", "street-estimate"});
-        price.date = p.str_or("date", "");
-        price.source = p.str("source");
-        p.finish();
-        g.price = price;
+    g.price = price_field(r, "price");
+    g.launch_price = price_field(r, "launch_price");
+    g.region = r.opt_str("region");
+    g.cloud_only = r.opt_bool("cloud_only").value_or(false);
+    g.pci_ids = list(r, "pci_ids", s);
+    for (const std::string_view id : g.pci_ids) {
+        const bool ok = (id.size() == 9 || id.size() == 12) && id[4] == ':' &&
+                        (id.size() == 9 || id[9] == ':') &&
+                        std::all_of(id.begin(), id.end(), [](char c) {
+                            return c == ':' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                        });
+        if (!ok)
+            r.fail(
+                "pci_ids",
+                fmt::format("{} must be vendor:device or vendor:device:revision in lowercase hex",
+                            quote(id)));
     }
-    g.sources = r.strings("sources");
+    g.sources = list(r, "sources", s);
     if (g.sources.empty()) r.fail("sources", "must list at least one source for the figures");
-    g.confidence = r.has("confidence") ? one_of(r, "confidence", {"high", "medium", "low"}) : "medium";
+    g.confidence =
+        r.has("confidence") ? enum_field(r, "confidence", kConfidences) : Confidence::Medium;
     g.notes = r.str_or("notes", "");
-    if (r.has("notes") && !r.get("notes")->is_string()) r.fail("notes", "must be a string");
     r.finish();
     return g;
 }
 
-json parse_json(std::string_view text, std::string_view source) { return parse_json_input(text, source, "a JSON catalog"); }
+// Builds the sorted name index and rejects ids or aliases that two cards share.
+std::vector<NameEntry> index_names(const std::vector<Gpu>& gpus, std::string_view source,
+                                   Storage& s) {
+    std::unordered_map<std::string_view, std::uint32_t> seen;
+    std::vector<NameEntry> names;
+    const auto add = [&](std::string_view name, std::uint32_t i, bool is_id) {
+        s.strings.push_back(normalize_name(name));
+        const std::string_view key = s.strings.back();
+        const auto [it, inserted] = seen.emplace(key, i);
+        if (!inserted && it->second != i) {
+            if (is_id && gpus[it->second].id == gpus[i].id)
+                throw InputError(
+                    fmt::format("{}: /gpus/{}/id: {} appears twice; ids must be unique", source, i,
+                                quote(name)));
+            throw InputError(fmt::format(
+                "{}: /gpus/{}: {} is already used by {}; ids and aliases must be unique", source, i,
+                quote(name), quote(gpus[it->second].id)));
+        }
+        if (inserted) names.push_back({key, i});
+    };
+    for (std::uint32_t i = 0; i < gpus.size(); ++i) {
+        add(gpus[i].id, i, true);
+        for (const std::string_view a : gpus[i].aliases) add(a, i, false);
+    }
+    std::sort(names.begin(), names.end(),
+              [](const NameEntry& a, const NameEntry& b) { return a.key < b.key; });
+    return names;
+}
 
-Catalog catalog_from_json(const json& root, std::string_view source) {
-    if (!root.is_object()) throw InputError(fmt::format("{}: expected an object with a 'gpus' array", source));
-    Reader r(root, "", source);
-    if (r.has("schema") && r.integer("schema", 1, 1) != 1) r.fail("schema", "must be 1");
+Catalog catalog_from_text(std::shared_ptr<Storage> storage, std::string_view source) {
     Catalog c;
     c.source = std::string(source);
+    const std::string_view text = storage->text;
+    json::Stream stream{"gpus", [&](json::Value element, std::size_t index) {
+                            const json::Path root;
+                            const json::Path list{&root, "gpus"};
+                            const json::Path path{&list, {}, index, true};
+                            c.gpus.push_back(parse_gpu(element, path, source, *storage));
+                        }};
+    json::Document doc = json::Document::parse(text, source, "a JSON catalog", {}, &stream);
+    const json::Value root = doc.root();
+    if (!root.is_object())
+        throw InputError(fmt::format("{}: expected an object with a \"gpus\" array", source));
+    json::ObjectReader r(root, source);
+    if (r.has("schema") && r.integer("schema", 1, 1) != 1) r.fail("schema", "must be 1");
     c.date = r.str_or("catalog_date", "");
     r.str_or("attribution", "");
-    const json& list = r.required("gpus");
-    if (!list.is_array()) r.fail("gpus", "must be an array");
+    const auto list = r.get("gpus");
+    if (!list) r.fail("gpus", "is required (an array of GPU objects)");
+    if (!list->is_array()) r.fail("gpus", "must be an array");
     r.finish();
-    std::unordered_map<std::string, std::string> names;  // normalised id/alias -> id
-    std::unordered_set<std::string> ids;
-    c.gpus.reserve(list.size());
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string path = fmt::format("/gpus/{}", i);
-        Gpu g = parse_gpu(list[i], path, source);
-        if (!ids.insert(g.id).second)
-            throw InputError(fmt::format("{}: {}/id: '{}' appears twice; ids must be unique", source, path, g.id));
-        std::vector<std::string> keys{g.id};
-        keys.insert(keys.end(), g.aliases.begin(), g.aliases.end());
-        for (const auto& key : keys) {
-            const auto [it, inserted] = names.emplace(normalize_name(key), g.id);
-            if (!inserted && it->second != g.id)
-                throw InputError(fmt::format("{}: {}: '{}' is already used by '{}'; ids and aliases must be unique",
-                                             source, path, key, it->second));
-        }
-        c.gpus.push_back(std::move(g));
-    }
+    storage->strings = std::move(doc).take_strings();
+    c.names = index_names(c.gpus, source, *storage);
+    c.storage = std::move(storage);
     return c;
+}
+
+// RFC 7386 merge patch of two JSON values, written as JSON text.
+void merge_patch(json::Writer& w, const json::Value& base, const json::Value& patch) {
+    if (!patch.is_object() || !base.is_object()) {
+        w.raw(patch.dump(std::string::npos));
+        return;
+    }
+    w.begin_object();
+    for (const json::Value b : base.items()) {
+        const auto p = patch.find(b.key());
+        if (p && p->is_null()) continue;
+        w.key(b.key());
+        if (p)
+            merge_patch(w, b, *p);
+        else
+            w.raw(b.dump(std::string::npos));
+    }
+    for (const json::Value p : patch.items()) {
+        if (p.is_null() || base.find(p.key())) continue;
+        w.key(p.key());
+        w.raw(p.dump(std::string::npos));
+    }
+    w.end_object();
 }
 
 }  // namespace
@@ -255,87 +265,212 @@ std::optional<double> Gpu::pcie_gbps() const {
     return kPerLane[std::clamp<std::int64_t>(*pcie_gen, 0, 7)] * static_cast<double>(*pcie_lanes);
 }
 
+std::optional<double> Gpu::link_gbps_per_direction() const {
+    if (!has_fast_link() || !link.gbps) return std::nullopt;
+    return *link.gbps / 2.0;
+}
+
 Catalog parse_catalog(std::string_view text, std::string_view source) {
-    return catalog_from_json(parse_json(text, source), source);
+    return parse_catalog_kept(std::string(text), source);
 }
 
-Catalog merge_catalogs(std::string_view base_text, std::string_view base_source, std::string_view overlay_text,
-                       std::string_view overlay_source) {
-    json base = parse_json(base_text, base_source);
-    const json overlay = parse_json(overlay_text, overlay_source);
-    if (!overlay.is_object() || !overlay.contains("gpus") || !overlay["gpus"].is_array())
-        throw InputError(fmt::format("{}: expected an object with a 'gpus' array", overlay_source));
-    json& gpus = base["gpus"];
-    if (!gpus.is_array()) throw InputError(fmt::format("{}: /gpus: must be an array", base_source));
-    std::unordered_map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < gpus.size(); ++i)
-        if (gpus[i].is_object() && gpus[i].contains("id") && gpus[i]["id"].is_string())
-            index.emplace(gpus[i]["id"].get<std::string>(), i);
-    for (std::size_t i = 0; i < overlay["gpus"].size(); ++i) {
-        const json& entry = overlay["gpus"][i];
-        if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
-            throw InputError(fmt::format("{}: /gpus/{}/id: is required (a string)", overlay_source, i));
-        const auto it = index.find(entry["id"].get<std::string>());
-        if (it == index.end()) {
-            index.emplace(entry["id"].get<std::string>(), gpus.size());
-            gpus.push_back(entry);
+Catalog parse_catalog_kept(std::string&& text, std::string_view source) {
+    auto storage = std::make_shared<Storage>();
+    storage->text = std::move(text);
+    return catalog_from_text(std::move(storage), source);
+}
+
+Catalog merge_catalogs(std::string_view base_text, std::string_view base_source,
+                       std::string_view overlay_text, std::string_view overlay_source) {
+    const Catalog base_catalog = parse_catalog(base_text, base_source);
+    const json::Document base = json::Document::parse(base_text, base_source, "a JSON catalog");
+    const json::Document overlay =
+        json::Document::parse(overlay_text, overlay_source, "a JSON catalog overlay");
+    if (!overlay.root().is_object() || !overlay.root().find("gpus") ||
+        !overlay.root().find("gpus")->is_array())
+        throw InputError(
+            fmt::format("{}: expected an object with a \"gpus\" array", overlay_source));
+    const json::Value base_gpus = *base.root().find("gpus");
+    const json::Value overlay_gpus = *overlay.root().find("gpus");
+    std::unordered_map<std::string_view, json::Value> patches;
+    std::vector<json::Value> added;
+    std::size_t index = 0;
+    for (const json::Value entry : overlay_gpus.items()) {
+        const auto id = entry.is_object() ? entry.find("id") : std::nullopt;
+        if (!id || !id->is_string())
+            throw InputError(fmt::format(
+                "{}: /gpus/{}/id: is required (a string naming the card to change or add)",
+                overlay_source, index));
+        const bool known = std::any_of(base_catalog.gpus.begin(), base_catalog.gpus.end(),
+                                       [&](const Gpu& g) { return g.id == id->text(); });
+        if (known) {
+            if (!patches.emplace(id->text(), entry).second)
+                throw InputError(
+                    fmt::format("{}: /gpus/{}/id: {} is changed twice; merge the two entries",
+                                overlay_source, index, quote(id->text())));
         } else {
-            gpus[it->second].merge_patch(entry);
+            // A new card: it must be complete, and a near miss is more likely a typo.
+            if (!entry.find("vendor") || !entry.find("memory_bytes")) {
+                std::vector<std::string> ids;
+                for (const Gpu& g : base_catalog.gpus) ids.emplace_back(g.id);
+                const auto near = closest_name(id->text(), ids);
+                throw InputError(fmt::format(
+                    "{}: /gpus/{}: no card of the base catalog has the id {}{}; an entry with a "
+                    "new id adds a card and "
+                    "needs every required field (vendor, name, segment, arch_family, memory_bytes, "
+                    "memory_bandwidth_gbps, software, sources)",
+                    overlay_source, index, quote(id->text()),
+                    near ? fmt::format(" (did you mean {}?)", quote(*near)) : ""));
+            }
+            added.push_back(entry);
         }
+        ++index;
     }
-    return catalog_from_json(base, fmt::format("{} + {}", base_source, overlay_source));
+    std::string merged;
+    json::Writer w(merged, false);
+    w.begin_object();
+    for (const json::Value m : base.root().items()) {
+        if (m.key() == "gpus") continue;
+        w.key(m.key());
+        w.raw(m.dump(std::string::npos));
+    }
+    w.key("gpus").begin_array();
+    for (const json::Value g : base_gpus.items()) {
+        const auto id = g.find("id");
+        const auto it = id ? patches.find(id->text()) : patches.end();
+        if (it == patches.end())
+            w.raw(g.dump(std::string::npos));
+        else
+            merge_patch(w, g, it->second);
+    }
+    for (const json::Value g : added) w.raw(g.dump(std::string::npos));
+    w.end_array().end_object();
+    return parse_catalog(merged, fmt::format("{} + {}", base_source, overlay_source));
 }
 
-const Gpu& resolve_gpu(const Catalog& catalog, std::string_view name) {
+void set_price(Catalog& catalog, std::string_view gpu_name, double usd, std::string_view label) {
+    const Gpu& found = resolve_gpu(catalog, gpu_name, label);
+    catalog.added->emplace_back(label);
+    label = catalog.added->back();
+    for (Gpu& g : catalog.gpus)
+        if (g.id == found.id) {
+            if (g.price && !g.launch_price) g.launch_price = g.price;
+            g.price = Price{usd, PriceKind::Street, "", label};
+        }
+}
+
+std::vector<const Gpu*> filter_gpus(const Catalog& catalog, const GpuFilter& f) {
+    std::vector<const Gpu*> list;
+    const auto has = [](const Gpu& g, std::string_view feature) {
+        const Tflops& t = g.tflops;
+        if (feature.empty()) return true;
+        if (feature == "fp32") return t.fp32.has_value();
+        if (feature == "tf32") return t.tf32.has_value();
+        if (feature == "fp16") return t.fp16.has_value();
+        if (feature == "bf16") return t.bf16.has_value();
+        if (feature == "fp8") return t.fp8.has_value();
+        if (feature == "fp4") return t.fp4.has_value();
+        if (feature == "int8") return t.int8.has_value();
+        if (feature == "av1") return g.av1_encode.value_or(false);
+        if (feature == "nvlink") return g.link.type == LinkType::Nvlink;
+        if (feature == "fast-link") return g.has_fast_link();
+        if (feature == "p2p") return g.pcie_p2p.value_or(false) || g.has_fast_link();
+        return false;
+    };
+    for (const Gpu& g : catalog.gpus) {
+        if (f.vendor && g.vendor != *f.vendor) continue;
+        if (f.segment && g.segment != *f.segment) continue;
+        if (g.memory_bytes < f.min_memory_bytes || g.memory_bandwidth_gbps < f.min_bandwidth_gbps)
+            continue;
+        if (!has(g, f.supports)) continue;
+        list.push_back(&g);
+    }
+    const auto key = [&](const Gpu* g) -> double {
+        if (f.sort == "memory") return static_cast<double>(g->memory_bytes);
+        if (f.sort == "bandwidth") return g->memory_bandwidth_gbps;
+        if (f.sort == "bf16") return g->tflops.bf16.value_or(-1);
+        if (f.sort == "price") return g->price ? -g->price->usd : -1e18;  // cheapest first
+        if (f.sort == "tdp") return -g->tdp_watts.value_or(1e9);
+        return 0;
+    };
+    std::stable_sort(list.begin(), list.end(), [&](const Gpu* a, const Gpu* b) {
+        if (f.sort != "id" && key(a) != key(b)) return key(a) > key(b);
+        return a->id < b->id;
+    });
+    return list;
+}
+
+const Gpu& resolve_gpu(const Catalog& catalog, std::string_view name, std::string_view what) {
     const std::string key = normalize_name(name);
-    if (key.empty()) throw InputError("--gpu needs a name, like rtx-4090 or h100-sxm5 ('gpuadvise gpus' lists them)");
-    static constexpr std::string_view kVendorWords[] = {"nvidia", "amd", "intel", "apple", "geforce", "radeon"};
-    const auto strip = [](std::string k) {
+    if (key.empty())
+        throw InputError(fmt::format(
+            "{} needs a name, like rtx-4090 or h100-sxm5 ('gpuadvise gpus' lists them)", what));
+    const auto exact =
+        std::lower_bound(catalog.names.begin(), catalog.names.end(), key,
+                         [](const NameEntry& e, const std::string& k) { return e.key < k; });
+    if (exact != catalog.names.end() && exact->key == key) return catalog.gpus[exact->gpu];
+    // Vendor and brand words are optional: "geforce rtx 4090", "4090".
+    static constexpr std::string_view kVendorWords[] = {"nvidia", "amd",     "intel",
+                                                        "apple",  "geforce", "radeon"};
+    const auto strip = [](std::string_view k) {
         for (bool changed = true; changed;) {
             changed = false;
-            for (auto w : kVendorWords)
-                if (k.rfind(w, 0) == 0 && k.size() > w.size()) {
-                    k.erase(0, w.size());
+            for (const auto w : kVendorWords)
+                if (starts_with(k, w) && k.size() > w.size()) {
+                    k.remove_prefix(w.size());
                     changed = true;
                 }
         }
         return k;
     };
-    const std::string bare = strip(key);
-    std::vector<const Gpu*> exact, partial;
-    for (const auto& g : catalog.gpus) {
-        std::vector<std::string> keys{normalize_name(g.id), normalize_name(g.name)};
-        for (const auto& a : g.aliases) keys.push_back(normalize_name(a));
-        bool is_exact = false, is_partial = false;
-        for (const auto& k : keys) {
-            if (k == key || strip(k) == bare) is_exact = true;
-            else if (strip(k).find(bare) != std::string::npos) is_partial = true;
-        }
-        if (is_exact) exact.push_back(&g);
-        else if (is_partial) partial.push_back(&g);
+    const std::string_view bare = strip(key);
+    std::vector<std::uint32_t> exact_hits, partial_hits;
+    const auto add = [](std::vector<std::uint32_t>& v, std::uint32_t i) {
+        if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
+    };
+    for (const NameEntry& e : catalog.names) {
+        const std::string_view k = strip(e.key);
+        if (k == bare)
+            add(exact_hits, e.gpu);
+        else if (k.find(bare) != std::string_view::npos)
+            add(partial_hits, e.gpu);
     }
-    const auto& hits = exact.empty() ? partial : exact;
-    if (hits.size() == 1) return *hits.front();
+    // Names of cards are indexed too ("RTX 4090" as written by the vendor).
+    for (std::uint32_t i = 0; i < catalog.gpus.size(); ++i) {
+        const std::string n = normalize_name(catalog.gpus[i].name);
+        const std::string_view k = strip(n);
+        if (k == bare)
+            add(exact_hits, i);
+        else if (k.find(bare) != std::string_view::npos)
+            add(partial_hits, i);
+    }
+    const auto& hits = exact_hits.empty() ? partial_hits : exact_hits;
+    if (hits.size() == 1) return catalog.gpus[hits.front()];
     if (hits.size() > 1) {
         std::vector<std::string> ids;
-        for (const Gpu* g : hits) ids.push_back(g->id);
+        for (const std::uint32_t i : hits) ids.emplace_back(catalog.gpus[i].id);
+        std::sort(ids.begin(), ids.end());
         if (ids.size() > 8) {
             ids.resize(8);
             ids.emplace_back("...");
         }
-        throw InputError(fmt::format("GPU '{}' is ambiguous; did you mean one of: {}?", name, fmt::join(ids, ", ")));
+        throw InputError(fmt::format("{} {} is ambiguous; did you mean one of: {}?", what,
+                                     quote(name), fmt::join(ids, ", ")));
     }
     std::vector<std::string> candidates;
-    for (const auto& g : catalog.gpus) {
-        candidates.push_back(g.id);
-        for (const auto& a : g.aliases) candidates.push_back(a);
+    for (const Gpu& g : catalog.gpus) {
+        candidates.emplace_back(g.id);
+        for (const auto a : g.aliases) candidates.emplace_back(a);
     }
-    if (auto near = closest_name(name, candidates)) {
-        for (const auto& g : catalog.gpus)
-            if (g.id == *near || std::find(g.aliases.begin(), g.aliases.end(), *near) != g.aliases.end())
-                throw InputError(fmt::format("unknown GPU '{}'; did you mean '{}'?", name, g.id));
+    if (const auto near = closest_name(name, candidates)) {
+        const std::string near_key = normalize_name(*near);
+        for (const NameEntry& e : catalog.names)
+            if (e.key == near_key)
+                throw InputError(fmt::format("unknown {} {}; did you mean {}?", what, quote(name),
+                                             quote(catalog.gpus[e.gpu].id)));
     }
-    throw InputError(fmt::format("unknown GPU '{}'; 'gpuadvise gpus' lists the catalog", name));
+    throw InputError(
+        fmt::format("unknown {} {}; 'gpuadvise gpus' lists the catalog", what, quote(name)));
 }
 
 }  // namespace gpuadvise

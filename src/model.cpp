@@ -4,20 +4,21 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <map>
 
 #include "gpuadvise/error.hpp"
-#include "gpuadvise/json_input.hpp"
+#include "gpuadvise/json.hpp"
 #include "gpuadvise/names.hpp"
+#include "gpuadvise/text.hpp"
 
 namespace gpuadvise {
 namespace {
 
-using nlohmann::json;
 using u64 = std::uint64_t;
 
-u64 u(std::int64_t v) { return v > 0 ? static_cast<u64>(v) : 0; }
+u64 u(std::int64_t v) {
+    return v > 0 ? static_cast<u64>(v) : 0;
+}
 
 // Parameters of one decoder (or encoder) layer, split into linear weights
 // (all and active) and the small rest.
@@ -62,7 +63,8 @@ LayerParams mlp_params(const Architecture& a, bool moe_layer) {
     LayerParams p;
     if (!moe_layer) {
         p.linear = p.active_linear = mlp_linear(a, a.intermediate);
-        if (a.mlp_bias) p.other += u(a.intermediate) * (a.mlp == MlpKind::Gated ? 2 : 1) + u(a.hidden);
+        if (a.mlp_bias)
+            p.other += u(a.intermediate) * (a.mlp == MlpKind::Gated ? 2 : 1) + u(a.hidden);
         return p;
     }
     const u64 expert = mlp_linear(a, a.moe_intermediate);
@@ -73,7 +75,9 @@ LayerParams mlp_params(const Architecture& a, bool moe_layer) {
     return p;
 }
 
-u64 norm_params(const Architecture& a) { return (a.norm == NormKind::LayerNorm ? 2 : 1) * u(a.hidden); }
+u64 norm_params(const Architecture& a) {
+    return (a.norm == NormKind::LayerNorm ? 2 : 1) * u(a.hidden);
+}
 
 }  // namespace
 
@@ -108,9 +112,11 @@ ParamCounts count_params(const Architecture& a) {
 void validate_architecture(const Architecture& a, std::string_view source) {
     const auto check = [&](std::string_view field, std::int64_t value, std::int64_t max) {
         if (value <= 0)
-            throw InputError(fmt::format("{}: '{}' must be a positive integer (got {})", source, field, value));
+            throw InputError(
+                fmt::format("{}: '{}' must be a positive integer (got {})", source, field, value));
         if (value > max)
-            throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source, field, value, max));
+            throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source,
+                                         field, value, max));
     };
     check("num_hidden_layers", a.layers, 100'000);
     check("hidden_size", a.hidden, 1'000'000);
@@ -120,22 +126,25 @@ void validate_architecture(const Architecture& a, std::string_view source) {
     check("head_dim", a.head_dim, 100'000);
     check("vocab_size", a.vocab, 100'000'000);
     if (a.kv_heads > a.heads || a.heads % a.kv_heads != 0)
-        throw InputError(fmt::format("{}: num_attention_heads {} is not a multiple of num_key_value_heads {}", source,
-                                     a.heads, a.kv_heads));
+        throw InputError(
+            fmt::format("{}: num_attention_heads {} is not a multiple of num_key_value_heads {}",
+                        source, a.heads, a.kv_heads));
     if (a.is_moe()) {
         check("num_experts_per_tok", a.experts_per_token, a.experts);
         check("moe_intermediate_size", a.moe_intermediate, 10'000'000);
         if (a.dense_layers >= a.layers)
-            throw InputError(fmt::format("{}: first_k_dense_replace {} leaves no MoE layer of {}", source,
-                                         a.dense_layers, a.layers));
+            throw InputError(fmt::format("{}: first_k_dense_replace {} leaves no MoE layer of {}",
+                                         source, a.dense_layers, a.layers));
     }
     if (a.encoder_decoder) check("num_decoder_layers", a.decoder_layers, 100'000);
     // Optional fields are zero when absent; when present they are bounded too.
     const auto optional = [&](std::string_view field, std::int64_t value, std::int64_t max) {
         if (value < 0 || value > max)
-            throw InputError(fmt::format("{}: '{}' = {} is out of range [0, {}]", source, field, value, max));
+            throw InputError(
+                fmt::format("{}: '{}' = {} is out of range [0, {}]", source, field, value, max));
     };
-    optional("max_position_embeddings / n_positions (learned positions)", a.learned_positions, 10'000'000);
+    optional("max_position_embeddings / n_positions (learned positions)", a.learned_positions,
+             10'000'000);
     optional("num_local_experts", a.experts, 100'000);
     optional("shared_expert_intermediate_size", a.shared_intermediate, 10'000'000);
     optional("kv_lora_rank", a.kv_lora_rank, 1'000'000);
@@ -143,19 +152,22 @@ void validate_architecture(const Architecture& a, std::string_view source) {
     optional("qk_rope_head_dim", a.qk_rope_head_dim, 100'000);
     optional("qk_nope_head_dim", a.qk_nope_head_dim, 100'000);
     optional("v_head_dim", a.v_head_dim, 100'000);
-    optional("extra parameters (type_vocab_size, relative attention buckets)", a.extra_params, 1'000'000'000'000LL);
+    optional("extra parameters (type_vocab_size, relative attention buckets)", a.extra_params,
+             1'000'000'000'000LL);
     // A shape whose parameter count overflows is not a model; 1e15 is the
     // same limit as for --model sizes.
     const double ffn = static_cast<double>(std::max(a.intermediate, a.moe_intermediate)) *
                        static_cast<double>(std::max<std::int64_t>(a.experts, 1));
-    const double approx = static_cast<double>(a.total_layers()) *
-                              (static_cast<double>(a.hidden) * ffn * 3.0 +
-                               4.0 * static_cast<double>(a.hidden) * static_cast<double>(a.q_dim())) +
-                          (2.0 * static_cast<double>(a.vocab) + static_cast<double>(a.learned_positions)) *
-                              static_cast<double>(a.hidden) +
-                          static_cast<double>(a.extra_params);
+    const double approx =
+        static_cast<double>(a.total_layers()) *
+            (static_cast<double>(a.hidden) * ffn * 3.0 +
+             4.0 * static_cast<double>(a.hidden) * static_cast<double>(a.q_dim())) +
+        (2.0 * static_cast<double>(a.vocab) + static_cast<double>(a.learned_positions)) *
+            static_cast<double>(a.hidden) +
+        static_cast<double>(a.extra_params);
     if (approx > 1e15)
-        throw InputError(fmt::format("{}: the shape implies over 1e15 parameters; check hidden_size and layers", source));
+        throw InputError(fmt::format(
+            "{}: the shape implies over 1e15 parameters; check hidden_size and layers", source));
 }
 
 namespace {
@@ -165,134 +177,268 @@ namespace {
 // hostile config.json cannot overflow the shape's products.
 constexpr std::int64_t kMaxField = 1'000'000'000;
 
-std::int64_t int_field(const json& j, std::initializer_list<const char*> keys, std::string_view source) {
-    for (const char* key : keys) {
+std::int64_t int_field(const json::Value& j, std::initializer_list<std::string_view> keys,
+                       std::string_view source) {
+    for (const std::string_view key : keys) {
         const auto it = j.find(key);
-        if (it == j.end() || it->is_null()) continue;
-        std::int64_t value = 0;
-        if (it->is_number_integer() && !(it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxField))) {
-            value = it->get<std::int64_t>();
-        } else if (it->is_number_float()) {
-            const double v = it->get<double>();
-            if (!std::isfinite(v) || v != std::floor(v))
-                throw InputError(fmt::format("{}: '{}' must be an integer (got {})", source, key, it->dump()));
-            if (std::fabs(v) > static_cast<double>(kMaxField))
-                throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source, key, it->dump(), kMaxField));
-            value = static_cast<std::int64_t>(v);
-        } else if (it->is_number_unsigned()) {
-            throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source, key, it->dump(), kMaxField));
-        } else {
-            throw InputError(fmt::format("{}: '{}' must be an integer (got {})", source, key, it->dump()));
-        }
-        if (value < 0) throw InputError(fmt::format("{}: '{}' must not be negative (got {})", source, key, value));
-        if (value > kMaxField)
-            throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source, key, value, kMaxField));
-        return value;
+        if (!it || it->is_null()) continue;
+        if (!it->is_number())
+            throw InputError(
+                fmt::format("{}: '{}' must be an integer (got {})", source, key, it->dump()));
+        const auto d = it->number();
+        if (!d || std::fabs(*d) > static_cast<double>(kMaxField))
+            throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most {})", source,
+                                         key, it->dump(), kMaxField));
+        if (*d != std::floor(*d))
+            throw InputError(
+                fmt::format("{}: '{}' must be an integer (got {})", source, key, it->dump()));
+        if (*d < 0)
+            throw InputError(
+                fmt::format("{}: '{}' must not be negative (got {})", source, key, it->dump()));
+        return static_cast<std::int64_t>(*d);
     }
     return 0;
 }
 
-bool bool_field(const json& j, const char* key, bool fallback, std::string_view source) {
+bool bool_field(const json::Value& j, std::string_view key, bool fallback,
+                std::string_view source) {
     const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return fallback;
-    if (!it->is_boolean()) throw InputError(fmt::format("{}: '{}' must be true or false (got {})", source, key, it->dump()));
-    return it->get<bool>();
+    if (!it || it->is_null()) return fallback;
+    if (!it->is_bool())
+        throw InputError(
+            fmt::format("{}: '{}' must be true or false (got {})", source, key, it->dump()));
+    return it->boolean();
 }
 
-std::string string_field(const json& j, const char* key, std::string_view source) {
+std::string string_field(const json::Value& j, std::string_view key, std::string_view source) {
     const auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return {};
-    if (!it->is_string()) throw InputError(fmt::format("{}: '{}' must be a string (got {})", source, key, it->dump()));
-    return it->get<std::string>();
+    if (!it || it->is_null()) return {};
+    if (!it->is_string())
+        throw InputError(
+            fmt::format("{}: '{}' must be a string (got {})", source, key, it->dump()));
+    return sanitize(it->text(), 64);
 }
 
-bool one_of(const std::string& v, std::initializer_list<const char*> set) {
-    return std::any_of(set.begin(), set.end(), [&](const char* s) { return v == s; });
+// What a model family's classes do when config.json does not say (the
+// Hugging Face modeling files of each family). One row per model_type.
+struct FamilyTraits {
+    std::string_view model_type;
+    bool untied = false;      // separate lm_head when tie_word_embeddings is absent
+    bool plain_mlp = false;   // GELU/ReLU MLP (2 matrices) instead of gated SwiGLU/GeGLU (3)
+    bool layer_norm = false;  // LayerNorm (weight + bias) instead of RMSNorm
+    bool biases = false;      // every linear layer has a bias
+    bool qkv_bias = false;    // only q/k/v carry a bias (Qwen)
+    std::int64_t norms_per_layer =
+        2;                 // 1: parallel attention+MLP blocks; 4: Gemma 2/3 sandwich norms
+    bool qk_norm = false;  // per-head q/k norms
+    bool learned_positions = false;  // a learned position table of max_position rows
+    bool lm_head_bias = false;
+    // Layers alternate sliding-window and global attention: every `sliding_period`
+    // layers one is global (Gemma 2: 2, Gemma 3: 6) when config.json has no layer_types.
+    std::int64_t sliding_period = 0;
+};
+
+constexpr FamilyTraits kFamilies[] = {
+    {"llama", true},
+    {"mistral", true},
+    {"mixtral", true},
+    {"qwen", true, false, false, false, true},
+    {"qwen2", true, false, false, false, true},
+    {"qwen2_moe", true, false, false, false, true},
+    {"qwen3", true, false, false, false, false, 2, true},
+    {"qwen3_moe", true, false, false, false, false, 2, true},
+    {"phi", true, true, true, true, false, 1, false, false, true},
+    {"phi3", true},
+    {"phimoe", true},
+    {"deepseek_v2", true},
+    {"deepseek_v3", true},
+    {"gpt_neox", true, true, true, true},
+    {"gptj", true, true, true, false, false, 1, false, false, true},
+    {"stablelm", true, false, true},
+    {"stablelm_alpha", true, true, true},
+    {"starcoder2", true, true, true},
+    {"olmo", true},
+    {"olmo2", true, false, false, false, false, 2, true},
+    {"gemma", false},
+    {"gemma2", false, false, false, false, false, 4, false, false, false, 2},
+    {"gemma3", false, false, false, false, false, 4, true, false, false, 6},
+    {"gemma3_text", false, false, false, false, false, 4, true, false, false, 6},
+    {"gpt2", false, true, true, true, false, 2, false, true},
+    {"gpt_bigcode", false, true, true, true, false, 2, false, true},
+    {"opt", false, true, true, true, false, 2, false, true},
+    {"bert", false, true, true, true, false, 2, false, true},
+    {"roberta", false, true, true, true, false, 2, false, true},
+    {"falcon", false, true, true},
+    {"bloom", false, true, true, true},
+    {"mpt", false, true, true},
+};
+
+const FamilyTraits* family(std::string_view model_type) {
+    for (const FamilyTraits& f : kFamilies)
+        if (f.model_type == model_type) return &f;
+    return nullptr;
 }
 
-Architecture architecture_from_json(const json& root, std::string_view source) {
-    if (!root.is_object()) throw InputError(fmt::format("{}: expected a JSON object (a config.json)", source));
+// Layer kinds from a `layer_types` list (transformers >= 4.53 writes it for
+// Gemma, gpt-oss, Qwen3-Next and others): "sliding_attention" layers keep a
+// window of KV, "full_attention"/"attention" layers the whole context, and
+// linear-attention or state-space layers no KV at all.
+void read_layer_types(const json::Value& j, Architecture& a, std::string_view source) {
+    const auto types = j.find("layer_types");
+    if (!types || types->is_null()) return;
+    if (!types->is_array())
+        throw InputError(fmt::format("{}: 'layer_types' must be a list of strings", source));
+    std::int64_t sliding = 0, free = 0, count = 0;
+    for (const json::Value t : types->items()) {
+        if (!t.is_string())
+            throw InputError(fmt::format("{}: 'layer_types' must be a list of strings", source));
+        const std::string_view k = t.text();
+        if (k == "sliding_attention" || k == "local_attention" || k == "chunked_attention")
+            ++sliding;
+        else if (k == "linear_attention" || k == "mamba" || k == "mamba2" || k == "ssm" ||
+                 k == "recurrent")
+            ++free;
+        ++count;
+    }
+    if (count > 0 && a.layers > 0 && count != a.layers)
+        throw InputError(
+            fmt::format("{}: 'layer_types' lists {} layers but num_hidden_layers is {}", source,
+                        count, a.layers));
+    a.sliding_layers = sliding;
+    a.kv_free_layers = free;
+}
+
+}  // namespace
+
+std::int64_t Architecture::kv_layers() const {
+    if (encoder_only) return 0;
+    if (encoder_decoder) return decoder_layers * 2;  // self- and cross-attention
+    return std::max<std::int64_t>(layers - kv_free_layers, 0);
+}
+
+Architecture architecture_from_json(const json::Value& root, std::string_view source) {
+    if (!root.is_object())
+        throw InputError(fmt::format("{}: expected a JSON object (a config.json)", source));
     // Gemma 3 and other multimodal configs keep the language model under text_config.
-    const json& j = root.contains("text_config") && root["text_config"].is_object() ? root["text_config"] : root;
+    const auto text_config = root.find("text_config");
+    const json::Value j = text_config && text_config->is_object() ? *text_config : root;
     Architecture a;
     a.model_type = string_field(j, "model_type", source);
     if (a.model_type.empty()) a.model_type = string_field(root, "model_type", source);
     const std::string& t = a.model_type;
+    const FamilyTraits* f = family(t);
+    const FamilyTraits none{};
+    const FamilyTraits& traits = f ? *f : none;
 
     a.layers = int_field(j, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, source);
     a.hidden = int_field(j, {"hidden_size", "n_embd", "d_model", "dim"}, source);
     a.heads = int_field(j, {"num_attention_heads", "n_head", "num_heads", "n_heads"}, source);
-    if (a.layers == 0 || a.hidden == 0 || a.heads == 0)
-        throw InputError(fmt::format(
-            "{}: missing the model shape (need num_hidden_layers, hidden_size and num_attention_heads, or their "
-            "GPT-2/T5 spellings n_layer/n_embd/n_head, num_layers/d_model/num_heads)",
-            source));
-    a.intermediate = int_field(j, {"intermediate_size", "n_inner", "d_ff", "ffn_dim", "ffn_hidden_size"}, source);
+    if (a.layers == 0 || a.hidden == 0 || a.heads == 0) {
+        const auto given = [&](std::initializer_list<std::string_view> keys) {
+            for (const auto k : keys)
+                if (j.find(k)) return true;
+            return false;
+        };
+        // A field given as 0 is not "missing": say which one is wrong.
+        if (given({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}) && a.layers == 0)
+            throw InputError(
+                fmt::format("{}: 'num_hidden_layers' must be at least 1 (got 0)", source));
+        if (given({"hidden_size", "n_embd", "d_model", "dim"}) && a.hidden == 0)
+            throw InputError(fmt::format("{}: 'hidden_size' must be at least 1 (got 0)", source));
+        if (given({"num_attention_heads", "n_head", "num_heads", "n_heads"}) && a.heads == 0)
+            throw InputError(
+                fmt::format("{}: 'num_attention_heads' must be at least 1 (got 0)", source));
+        throw InputError(
+            fmt::format("{}: missing the model shape (need num_hidden_layers, hidden_size and "
+                        "num_attention_heads, or their "
+                        "GPT-2/T5 spellings n_layer/n_embd/n_head, num_layers/d_model/num_heads)",
+                        source));
+    }
+    a.intermediate = int_field(
+        j, {"intermediate_size", "n_inner", "d_ff", "ffn_dim", "ffn_hidden_size"}, source);
     if (a.intermediate == 0) a.intermediate = 4 * a.hidden;  // GPT-2/J, Falcon: FFN = 4 x hidden
-    a.kv_heads = int_field(j, {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"}, source);
+    a.kv_heads = int_field(
+        j, {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"}, source);
     if (t == "falcon" && !bool_field(j, "new_decoder_architecture", false, source))
         a.kv_heads = bool_field(j, "multi_query", true, source) ? 1 : a.heads;
     if (a.kv_heads == 0) a.kv_heads = bool_field(j, "multi_query", false, source) ? 1 : a.heads;
     a.head_dim = int_field(j, {"head_dim", "d_kv"}, source);
-    if (a.head_dim == 0 && a.hidden > 0 && a.heads > 0) a.head_dim = a.hidden / a.heads;
+    if (a.head_dim == 0) {
+        a.head_dim = a.hidden / a.heads;
+        if (a.head_dim == 0)
+            throw InputError(fmt::format(
+                "{}: hidden_size {} is smaller than num_attention_heads {}, so each head would "
+                "have no width; check both fields",
+                source, a.hidden, a.heads));
+    }
     a.vocab = int_field(j, {"vocab_size", "padded_vocab_size", "n_vocab"}, source);
-    a.max_position = int_field(j, {"max_position_embeddings", "n_positions", "n_ctx", "seq_length"}, source);
-    a.sliding_window = int_field(j, {"sliding_window"}, source);
+    a.max_position =
+        int_field(j, {"max_position_embeddings", "n_positions", "n_ctx", "seq_length"}, source);
     a.torch_dtype = string_field(j, "torch_dtype", source);
     if (a.torch_dtype.empty()) a.torch_dtype = string_field(root, "torch_dtype", source);
 
-    // Families whose classes default to untied heads when the key is absent.
-    const bool untied_default = one_of(t, {"llama", "mistral", "mixtral", "qwen", "qwen2", "qwen2_moe", "qwen3",
-                                           "qwen3_moe", "phi", "phi3", "phimoe", "deepseek_v2", "deepseek_v3",
-                                           "gpt_neox", "gptj", "stablelm", "starcoder2", "olmo", "olmo2"});
-    a.tied_embeddings = bool_field(j, "tie_word_embeddings", !untied_default, source);
-    if (root.contains("tie_word_embeddings") && &j != &root)
+    // Sliding-window attention: a window with no layer pattern applies to
+    // every layer (Mistral 7B v0.1); Qwen2-style configs carry a window that
+    // is off unless use_sliding_window is true.
+    a.sliding_window = int_field(j, {"sliding_window"}, source);
+    if (!bool_field(j, "use_sliding_window", true, source)) a.sliding_window = 0;
+    read_layer_types(j, a, source);
+    if (a.sliding_window > 0 && a.sliding_layers == 0 && !j.find("layer_types")) {
+        const std::int64_t period = int_field(j, {"sliding_window_pattern"}, source) > 0
+                                        ? int_field(j, {"sliding_window_pattern"}, source)
+                                        : traits.sliding_period;
+        a.sliding_layers = period > 0 ? a.layers - a.layers / period : a.layers;
+    }
+    if (a.sliding_window == 0) a.sliding_layers = 0;
+
+    a.tied_embeddings = bool_field(j, "tie_word_embeddings", !traits.untied, source);
+    if (&j != &root && root.find("tie_word_embeddings"))
         a.tied_embeddings = bool_field(root, "tie_word_embeddings", a.tied_embeddings, source);
 
     // Block structure by family: norm type, MLP kind, biases.
-    const std::string act = string_field(j, "hidden_act", source) + string_field(j, "activation_function", source);
-    if (one_of(t, {"gpt2", "gptj", "gpt_neox", "falcon", "phi", "bert", "roberta", "gpt_bigcode", "starcoder2",
-                   "stablelm", "opt", "bloom", "mpt"})) {
-        a.mlp = MlpKind::Plain;
-        a.norm = NormKind::LayerNorm;
-    }
-    if (t == "stablelm") a.mlp = MlpKind::Gated;  // StableLM 2 / 3B-4e1t use SwiGLU with LayerNorm
-    if (t == "stablelm_alpha" || t == "gpt_neox") a.mlp = MlpKind::Plain;
+    a.mlp = traits.plain_mlp ? MlpKind::Plain : MlpKind::Gated;
+    a.norm = traits.layer_norm ? NormKind::LayerNorm : NormKind::RmsNorm;
     if (t == "qwen") a.intermediate /= 2;  // Qwen-1 stores the sum of both SwiGLU branches
-    const bool biases = one_of(t, {"gpt2", "gpt_neox", "phi", "bert", "roberta", "gpt_bigcode", "opt", "bloom"}) ||
-                        bool_field(j, "bias", false, source);
-    a.qkv_bias = biases || one_of(t, {"qwen", "qwen2", "qwen2_moe"}) || bool_field(j, "attention_bias", false, source) ||
+    const bool biases = traits.biases || bool_field(j, "bias", false, source);
+    a.qkv_bias = biases || traits.qkv_bias || bool_field(j, "attention_bias", false, source) ||
                  bool_field(j, "use_qkv_bias", false, source);
     a.out_bias = biases || bool_field(j, "attention_bias", false, source);
-    a.mlp_bias = biases || bool_field(j, "mlp_bias", false, source) || t == "gptj";
-    if (t == "gptj") a.qkv_bias = a.out_bias = false;
-    a.lm_head_bias = t == "phi" || t == "gptj";
-    // Parallel attention+MLP blocks share one norm; Gemma 2/3 wrap both sublayers.
-    if (t == "gptj" || t == "phi" || (t == "falcon" && !bool_field(j, "new_decoder_architecture", false, source)))
+    a.mlp_bias = biases || bool_field(j, "mlp_bias", false, source);
+    if (t == "gptj") {  // GPT-J: biases on the MLP only
+        a.qkv_bias = a.out_bias = false;
+        a.mlp_bias = true;
+    }
+    a.lm_head_bias = traits.lm_head_bias;
+    a.norms_per_layer = traits.norms_per_layer;
+    // Falcon's original blocks run attention and MLP in parallel from one norm.
+    if (t == "falcon" && !bool_field(j, "new_decoder_architecture", false, source))
         a.norms_per_layer = 1;
-    if (one_of(t, {"gemma2", "gemma3", "gemma3_text"})) a.norms_per_layer = 4;
-    a.qk_norm = one_of(t, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2"});
-    if (one_of(t, {"gpt2", "bert", "roberta", "opt", "gpt_bigcode"})) a.learned_positions = a.max_position;
+    a.qk_norm = traits.qk_norm;
+    if (traits.learned_positions) a.learned_positions = a.max_position;
     if (t == "bert" || t == "roberta") {
         a.encoder_only = true;
         // token-type embeddings, embedding LayerNorm, pooler dense layer
-        a.extra_params = int_field(j, {"type_vocab_size"}, source) * a.hidden + 2 * a.hidden + a.hidden * a.hidden + a.hidden;
+        a.extra_params = int_field(j, {"type_vocab_size"}, source) * a.hidden + 2 * a.hidden +
+                         a.hidden * a.hidden + a.hidden;
     }
     if (t == "t5" || t == "mt5" || bool_field(j, "is_encoder_decoder", false, source)) {
         a.encoder_decoder = true;
         a.decoder_layers = int_field(j, {"num_decoder_layers"}, source);
         if (a.decoder_layers == 0) a.decoder_layers = a.layers;
         const std::string proj = string_field(j, "feed_forward_proj", source);
-        a.mlp = proj.rfind("gated", 0) == 0 ? MlpKind::Gated : MlpKind::Plain;
+        a.mlp = starts_with(proj, "gated") ? MlpKind::Gated : MlpKind::Plain;
         a.norm = NormKind::RmsNorm;  // T5 LayerNorm has no bias
-        a.head_dim = int_field(j, {"d_kv"}, source);
+        if (const std::int64_t d_kv = int_field(j, {"d_kv"}, source); d_kv > 0) a.head_dim = d_kv;
         // relative position buckets, one table per stack
-        a.extra_params = 2 * std::max<std::int64_t>(int_field(j, {"relative_attention_num_buckets"}, source), 32) * a.heads;
+        a.extra_params =
+            2 *
+            std::max<std::int64_t>(int_field(j, {"relative_attention_num_buckets"}, source), 32) *
+            a.heads;
     }
-    (void)act;
 
     // Mixture of experts.
-    a.experts = int_field(j, {"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts"}, source);
+    a.experts = int_field(
+        j, {"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts"}, source);
     if (a.experts > 0) {
         a.experts_per_token = int_field(j, {"num_experts_per_tok", "moe_top_k", "top_k"}, source);
         a.moe_intermediate = int_field(j, {"moe_intermediate_size"}, source);
@@ -300,8 +446,8 @@ Architecture architecture_from_json(const json& root, std::string_view source) {
         a.shared_intermediate = int_field(j, {"shared_expert_intermediate_size"}, source) +
                                 int_field(j, {"n_shared_experts"}, source) * a.moe_intermediate;
         a.dense_layers = int_field(j, {"first_k_dense_replace"}, source);
-        if (j.contains("mlp_only_layers") && j["mlp_only_layers"].is_array())
-            a.dense_layers += static_cast<std::int64_t>(j["mlp_only_layers"].size());
+        if (const auto dense = j.find("mlp_only_layers"); dense && dense->is_array())
+            a.dense_layers += static_cast<std::int64_t>(dense->size());
     }
     // Multi-head latent attention.
     a.kv_lora_rank = int_field(j, {"kv_lora_rank"}, source);
@@ -317,13 +463,75 @@ Architecture architecture_from_json(const json& root, std::string_view source) {
     return a;
 }
 
-json parse_json(std::string_view text, std::string_view source) { return parse_json_input(text, source, "JSON"); }
+Architecture parse_hf_config(std::string_view json_text, std::string_view source) {
+    const json::Document doc =
+        json::Document::parse(json_text, source, "a Hugging Face config.json");
+    return architecture_from_json(doc.root(), source);
+}
+
+namespace {
+
+// The Llama 3 shape of a given width, with `layers` layers.
+Architecture llama_shape(const Architecture& base, std::int64_t hidden, std::int64_t layers) {
+    Architecture s = base;
+    s.hidden = hidden;
+    s.heads = hidden / 128;
+    s.kv_heads = std::min<std::int64_t>(8, s.heads);
+    s.intermediate = (hidden * 7 / 2 + 255) / 256 * 256;
+    s.layers = layers;
+    return s;
+}
+
+// The widths infer_architecture tries: multiples of 128 and, for larger
+// models, of 8 heads, so that tensor parallelism over 2, 4 or 8 GPUs splits
+// the heads evenly.
+std::int64_t next_width(std::int64_t hidden) {
+    return hidden + (hidden < 2048 ? 128 : hidden < 4096 ? 512 : 1024);
+}
+
+// A width's parameter count as a function of the layer count, which is
+// affine: fixed (embeddings, head, final norm) + layers x per_layer.
+struct WidthCounts {
+    std::int64_t hidden;
+    double fixed;
+    double per_layer;
+};
+
+std::vector<WidthCounts> count_widths(int variant) {
+    Architecture b;
+    b.model_type = "llama";
+    b.head_dim = 128;
+    b.vocab = variant == 0 ? 32000 : 128256;
+    b.tied_embeddings = variant < 2;
+    std::vector<WidthCounts> t;
+    for (std::int64_t hidden = 256; hidden <= 65536; hidden = next_width(hidden)) {
+        const double one = static_cast<double>(count_params(llama_shape(b, hidden, 1)).total());
+        const double two = static_cast<double>(count_params(llama_shape(b, hidden, 2)).total());
+        t.push_back({hidden, 2 * one - two, two - one});
+    }
+    return t;
+}
+
+// Computed once per vocabulary/tying variant, when first needed: `batch`
+// resolves the same sizes thousands of times a second.
+const std::vector<WidthCounts>& width_counts(int variant) {
+    switch (variant) {
+        case 0: {
+            static const auto t = count_widths(0);
+            return t;
+        }
+        case 1: {
+            static const auto t = count_widths(1);
+            return t;
+        }
+        default: {
+            static const auto t = count_widths(2);
+            return t;
+        }
+    }
+}
 
 }  // namespace
-
-Architecture parse_hf_config(std::string_view json_text, std::string_view source) {
-    return architecture_from_json(parse_json(json_text, source), source);
-}
 
 Architecture infer_architecture(std::uint64_t params) {
     const double target = static_cast<double>(params);
@@ -333,76 +541,65 @@ Architecture infer_architecture(std::uint64_t params) {
     a.head_dim = 128;
     a.vocab = params < 1'000'000'000ULL ? 32000 : 128256;
     a.tied_embeddings = params < 4'000'000'000ULL;
+    const int variant = params < 1'000'000'000ULL ? 0 : params < 4'000'000'000ULL ? 1 : 2;
     // Llama 3 shape ratios: FFN = 3.5 x hidden, hidden/layers = 128, 8 KV heads.
-    const auto shape = [&](std::int64_t hidden, std::int64_t layers) {
-        Architecture s = a;
-        s.hidden = hidden;
-        s.heads = hidden / 128;
-        s.kv_heads = std::min<std::int64_t>(8, s.heads);
-        s.intermediate = (hidden * 7 / 2 + 255) / 256 * 256;
-        s.layers = layers;
-        return s;
-    };
-    Architecture best = shape(256, 2);
+    std::int64_t best_hidden = 256, best_layers = 2;
     double best_error = 1e300;
-    // Real widths are multiples of 128 and, for larger models, of 8 heads, so
-    // that tensor parallelism over 2, 4 or 8 GPUs splits the heads evenly.
-    for (std::int64_t hidden = 256; hidden <= 65536; hidden += hidden < 2048 ? 128 : hidden < 4096 ? 512 : 1024) {
-        const Architecture one = shape(hidden, 1);
-        const ParamCounts c = count_params(one);
-        const double fixed = static_cast<double>(c.embedding + c.lm_head);
-        const double per_layer = static_cast<double>(c.total()) - fixed;
-        const double layers = std::round((target - fixed) / per_layer);
+    for (const WidthCounts& w : width_counts(variant)) {
+        const double layers = std::round((target - w.fixed) / w.per_layer);
         // Keep the aspect ratio of real models: layers within 0.5x-1.6x of hidden/128.
-        const double natural = static_cast<double>(hidden) / 128.0;
+        const double natural = static_cast<double>(w.hidden) / 128.0;
         if (layers < 1 || layers < 0.4 * natural || layers > 1.6 * natural + 2) continue;
-        const Architecture candidate = shape(hidden, static_cast<std::int64_t>(layers));
-        const double error = std::fabs(std::log(static_cast<double>(count_params(candidate).total()) / target)) +
+        const double error = std::fabs(std::log((w.fixed + layers * w.per_layer) / target)) +
                              0.02 * std::fabs(std::log(layers / natural));
         if (error < best_error) {
             best_error = error;
-            best = candidate;
+            best_hidden = w.hidden;
+            best_layers = static_cast<std::int64_t>(layers);
         }
     }
-    return best;
+    return llama_shape(a, best_hidden, best_layers);
 }
 
 std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::string_view source) {
-    const json root = parse_json(json_text, source);
-    if (!root.is_object() || !root.contains("models") || !root["models"].is_array())
-        throw InputError(fmt::format("{}: expected an object with a 'models' array", source));
+    const json::Document doc =
+        json::Document::parse(json_text, source, "a JSON list of model presets");
+    json::ObjectReader root(doc.root(), source);
+    root.opt_integer("schema", 1, 1);
+    const json::Value models = root.required("models");
+    if (!models.is_array()) root.fail("models", "must be an array");
+    root.finish();
     std::vector<ModelPreset> presets;
     std::map<std::string, std::string> seen;  // normalised name -> preset id
-    for (std::size_t i = 0; i < root["models"].size(); ++i) {
-        const json& m = root["models"][i];
-        const std::string where = fmt::format("{} (/models/{})", source, i);
-        if (!m.is_object() || !m.contains("config"))
-            throw InputError(fmt::format("{}: each model needs an id and a config object", where));
+    const json::Path list{nullptr, "models"};
+    std::size_t i = 0;
+    for (const json::Value m : models.items()) {
+        const json::Path path{&list, {}, i++, true};
+        json::ObjectReader r(m, source, &path);
         ModelPreset p;
-        p.id = string_field(m, "id", where);
-        if (p.id.empty()) throw InputError(fmt::format("{}: each model needs a non-empty \"id\"", where));
-        p.name = string_field(m, "name", where);
-        p.hf_repo = string_field(m, "hf_repo", where);
-        p.params_note = string_field(m, "params_note", where);
-        p.source = string_field(m, "source", where);
-        if (const auto it = m.find("aliases"); it != m.end() && it->is_array())
-            for (const auto& alias : *it)
-                if (alias.is_string()) p.aliases.push_back(alias.get<std::string>());
-        if (const auto it = m.find("params"); it != m.end() && !it->is_null()) {
-            if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 1'000'000'000'000'000ULL)
-                throw InputError(fmt::format("{}: 'params' must be a parameter count (got {})", where, it->dump()));
-            p.published_params = it->get<std::uint64_t>();
+        p.id = std::string(r.str("id"));
+        p.name = std::string(r.str_or("name", ""));
+        for (const auto a : r.strings("aliases")) p.aliases.emplace_back(a);
+        p.hf_repo = std::string(r.str_or("hf_repo", ""));
+        if (const auto params = r.get("params")) {
+            const auto v = params->uint64();
+            if (!v || *v > 1'000'000'000'000'000ULL)
+                r.fail("params", fmt::format("must be a parameter count (got {})", params->dump()));
+            p.published_params = *v;
         }
-        p.arch = architecture_from_json(m["config"], fmt::format("{} config of '{}'", source, p.id));
-        for (const std::string& key : [&] {
-                 std::vector<std::string> keys{p.id, p.hf_repo};
-                 keys.insert(keys.end(), p.aliases.begin(), p.aliases.end());
-                 return keys;
-             }()) {
+        p.params_note = std::string(r.str_or("params_note", ""));
+        p.source = std::string(r.str_or("source", ""));
+        p.arch = architecture_from_json(r.required("config"),
+                                        fmt::format("{} config of '{}'", source, p.id));
+        r.finish();
+        std::vector<std::string> keys{p.id, p.hf_repo};
+        keys.insert(keys.end(), p.aliases.begin(), p.aliases.end());
+        for (const std::string& key : keys) {
             if (key.empty()) continue;
             const auto [it, inserted] = seen.emplace(normalize_name(key), p.id);
             if (!inserted && it->second != p.id)
-                throw InputError(fmt::format("{}: name '{}' is used by two presets", where, key));
+                throw InputError(fmt::format("{}: {}: name {} is used by two presets", source,
+                                             path.str(), quote(key)));
         }
         presets.push_back(std::move(p));
     }
@@ -412,23 +609,33 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
 const ModelPreset* find_preset(const std::vector<ModelPreset>& presets, std::string_view name) {
     const std::string key = normalize_name(name);
     for (const auto& p : presets) {
-        if (normalize_name(p.id) == key || (!p.hf_repo.empty() && normalize_name(p.hf_repo) == key)) return &p;
+        if (normalize_name(p.id) == key || (!p.hf_repo.empty() && normalize_name(p.hf_repo) == key))
+            return &p;
         for (const auto& alias : p.aliases)
             if (normalize_name(alias) == key) return &p;
     }
     return nullptr;
 }
 
+bool looks_like_size(std::string_view name) {
+    const std::string_view t = trim(name);
+    if (t.empty()) return false;
+    const char c = t.front();
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
+}
+
 void throw_unknown_model(const std::vector<ModelPreset>& presets, std::string_view name) {
     std::vector<std::string> names;
     for (const auto& p : presets) names.push_back(p.id);
     if (auto near = closest_name(name, names))
-        throw InputError(fmt::format("unknown model '{}'; did you mean '{}'? (or give a size like 8B; "
-                                     "'gpuadvise models' lists presets)",
-                                     name, *near));
-    throw InputError(fmt::format("unknown model '{}'; give a size like 8B, 1.5B or 350M, or a preset from "
-                                 "'gpuadvise models'",
-                                 name));
+        throw InputError(
+            fmt::format("unknown model {}; did you mean '{}'? (or give a size like 8B; "
+                        "'gpuadvise models' lists presets)",
+                        quote(name), *near));
+    throw InputError(
+        fmt::format("unknown model {}; give a size like 8B, 1.5B or 350M, or a preset from "
+                    "'gpuadvise models'",
+                    quote(name)));
 }
 
 }  // namespace gpuadvise

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/text.hpp"
 
 namespace gpuadvise {
 
@@ -33,8 +34,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ca
         std::size_t best = d[i * w];
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t cost = a[i - 1] == b[j - 1] ? 0U : 1U;
-            std::size_t v = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) v = std::min(v, d[(i - 2) * w + j - 2] + 1);
+            std::size_t v = std::min(
+                {d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                v = std::min(v, d[(i - 2) * w + j - 2] + 1);
             d[i * w + j] = v;
             best = std::min(best, v);
         }
@@ -43,7 +46,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ca
     return d[a.size() * w + b.size()];
 }
 
-std::optional<std::string> closest_name(std::string_view text, const std::vector<std::string>& candidates,
+std::optional<std::string> closest_name(std::string_view text,
+                                        const std::vector<std::string>& candidates,
                                         std::size_t max_distance) {
     const std::string key = normalize_name(text);
     std::optional<std::string> best;
@@ -58,13 +62,16 @@ std::optional<std::string> closest_name(std::string_view text, const std::vector
     return best;
 }
 
-std::string parse_choice(std::string_view text, std::string_view flag, const std::vector<std::string>& choices) {
+std::string parse_choice(std::string_view text, std::string_view flag,
+                         const std::vector<std::string>& choices) {
     const std::string key = normalize_name(text);
     for (const auto& choice : choices)
         if (normalize_name(choice) == key) return choice;
     if (auto near = closest_name(text, choices))
-        throw InputError(fmt::format("unknown {} '{}'; did you mean '{}'?", flag, text, *near));
-    throw InputError(fmt::format("unknown {} '{}'; choose one of: {}", flag, text, fmt::join(choices, ", ")));
+        throw InputError(
+            fmt::format("unknown {} {}; did you mean '{}'?", flag, quote(text), *near));
+    throw InputError(fmt::format("unknown {} {}; choose one of: {}", flag, quote(text),
+                                 fmt::join(choices, ", ")));
 }
 
 }  // namespace gpuadvise

@@ -1,30 +1,31 @@
 // Reports for people: the same values as report.cpp's JSON, laid out as
 // tables (table.hpp renders them aligned, as CSV or as Markdown).
+#include "gpuadvise/report_text.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <cmath>
 
 #include "gpuadvise/build_sheet.hpp"
-#include "gpuadvise/report.hpp"
+#include "gpuadvise/report_json.hpp"
+#include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
 namespace {
 
-double gib(std::uint64_t b) { return static_cast<double>(b) / static_cast<double>(kGiB); }
-
-std::string format_rate(const std::optional<double>& v) {
-    const auto r = rounded_rate(v);
-    if (!r) return "-";
-    return *r >= 100 ? fmt::format("{:.0f}", *r) : fmt::format("{:.3g}", *r);
+double gib(std::uint64_t b) {
+    return static_cast<double>(b) / static_cast<double>(kGiB);
 }
 
 std::string shape_text(const Architecture& a) {
-    std::string s = fmt::format("{} layers, hidden {}, {} heads / {} KV heads, FFN {}, vocab {}", a.total_layers(),
-                                a.hidden, a.heads, a.kv_heads, a.intermediate, a.vocab);
+    std::string s =
+        fmt::format("{} layers, hidden {}, {} heads / {} KV heads, FFN {}, vocab {}",
+                    a.total_layers(), a.hidden, a.heads, a.kv_heads, a.intermediate, a.vocab);
     if (a.is_moe())
-        s += fmt::format(", {} experts ({} active, FFN {})", a.experts, a.experts_per_token, a.moe_intermediate);
+        s += fmt::format(", {} experts ({} active, FFN {})", a.experts, a.experts_per_token,
+                         a.moe_intermediate);
     return s;
 }
 
@@ -56,7 +57,14 @@ std::string section(const Table& t, Format format, const Style& style) {
 
 }  // namespace
 
-Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs, std::size_t top) {
+std::string format_rate(const std::optional<double>& v) {
+    const auto r = rounded_rate(v);
+    if (!r) return "-";
+    return *r >= 100 ? fmt::format("{:.0f}", *r) : fmt::format("{:.3g}", *r);
+}
+
+Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,
+                            std::size_t top) {
     const bool job = !recs.empty() && recs.front().performance.job_cost_usd.has_value();
     const bool serving = !w.trains() && !w.is_fixed();
     Table t;
@@ -77,13 +85,18 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
         const Recommendation& r = recs[i];
         const Gpu& g = *r.gpu;
         const auto& cost = job ? r.performance.job_cost_usd : r.performance.usd_per_million_tokens;
-        std::vector<std::string> row{std::to_string(i + 1), g.id, std::to_string(r.count), r.fits ? "yes" : "no",
-                                     fmt::format("{:.1f} GiB", gib(r.memory.per_gpu_bytes)),
-                                     fmt::format("{:.0f} GiB", gib(g.memory_bytes)),
-                                     fmt::format("{:.1f} GiB", static_cast<double>(r.headroom_bytes) / static_cast<double>(kGiB)),
-                                     fmt::format("{:.0f} GB/s", g.memory_bandwidth_gbps),
-                                     format_rate(r.performance.tokens_per_s()),
-                                     g.price ? fmt::format("${:.0f}", g.price->usd * static_cast<double>(r.count)) : "-"};
+        std::vector<std::string> row{
+            std::to_string(i + 1),
+            std::string(g.id),
+            std::to_string(r.count),
+            r.fits ? "yes" : "no",
+            fmt::format("{:.1f} GiB", gib(r.memory.per_gpu_bytes)),
+            fmt::format("{:.0f} GiB", gib(g.memory_bytes)),
+            fmt::format("{:.1f} GiB",
+                        static_cast<double>(r.headroom_bytes) / static_cast<double>(kGiB)),
+            fmt::format("{:.0f} GB/s", g.memory_bandwidth_gbps),
+            format_rate(r.performance.tokens_per_s()),
+            r.price_usd > 0 ? fmt::format("${:.0f}", r.price_usd) : "-"};
         if (cost_column) row.push_back(cost ? "$" + format_rate(cost) : "-");
         row.push_back(r.reasons.empty() ? "" : r.reasons.front());
         t.rows.push_back(std::move(row));
@@ -94,16 +107,21 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
 Table memory_table(const MemoryEstimate& m) {
     Table t;
     t.columns = {{"Component", false, 0}, {"GiB", true, 0}, {"Bytes", true, 1}};
-    for (const auto& c : m.components) {
-        if (c.bytes == 0) continue;
-        t.rows.push_back({c.name.substr(0, c.name.size() - 6), fmt::format("{:.2f}", gib(c.bytes)), std::to_string(c.bytes)});
+    for (std::size_t i = 0; i < kComponentNames.size(); ++i) {
+        if (m.bytes[i] == 0) continue;
+        t.rows.push_back({std::string(kComponentNames[i].label),
+                          fmt::format("{:.2f}", gib(m.bytes[i])), std::to_string(m.bytes[i])});
     }
-    t.rows.push_back({"total per GPU", fmt::format("{:.2f}", gib(m.per_gpu_bytes)), std::to_string(m.per_gpu_bytes)});
-    t.rows.push_back({"allocated", fmt::format("{:.2f}", gib(m.allocated_bytes)), std::to_string(m.allocated_bytes)});
+    t.rows.push_back({"total per GPU", fmt::format("{:.2f}", gib(m.per_gpu_bytes)),
+                      std::to_string(m.per_gpu_bytes)});
+    t.rows.push_back({"allocated", fmt::format("{:.2f}", gib(m.allocated_bytes)),
+                      std::to_string(m.allocated_bytes)});
     if (m.total_bytes != m.per_gpu_bytes)
-        t.rows.push_back({"all GPUs", fmt::format("{:.2f}", gib(m.total_bytes)), std::to_string(m.total_bytes)});
+        t.rows.push_back(
+            {"all GPUs", fmt::format("{:.2f}", gib(m.total_bytes)), std::to_string(m.total_bytes)});
     if (m.paged_optimizer_bytes > 0)
-        t.rows.push_back({"paged optimizer (host-backed)", fmt::format("{:.2f}", gib(m.paged_optimizer_bytes)),
+        t.rows.push_back({"paged optimizer (host-backed)",
+                          fmt::format("{:.2f}", gib(m.paged_optimizer_bytes)),
                           std::to_string(m.paged_optimizer_bytes)});
     return t;
 }
@@ -114,7 +132,7 @@ Table performance_table(const Performance& p) {
     const auto add = [&](const char* name, const std::optional<double>& v, const char* unit) {
         if (v) t.rows.push_back({name, format_rate(v) + unit});
     };
-    t.rows.push_back({"bound", p.bound.empty() ? "unknown" : p.bound});
+    t.rows.push_back({"bound", std::string(kBounds.name(p.bound))});
     add("decode", p.decode_tokens_per_s, " tok/s");
     add("prefill", p.prefill_tokens_per_s, " tok/s");
     add("time to first token", p.time_to_first_token_s, " s");
@@ -129,13 +147,17 @@ Table performance_table(const Performance& p) {
 
 Table gpus_table(const std::vector<const Gpu*>& gpus) {
     Table t;
-    t.columns = {{"ID", false, 0},          {"Name", false, 5, true}, {"Memory", true, 0},  {"Bandwidth", true, 0},
-                 {"BF16 TFLOPS", true, 2}, {"TDP", true, 3},          {"Link", false, 4}, {"Price", true, 1}};
+    t.columns = {{"ID", false, 0},       {"Name", false, 5, true}, {"Memory", true, 0},
+                 {"Bandwidth", true, 0}, {"BF16 TFLOPS", true, 2}, {"TDP", true, 3},
+                 {"Link", false, 4},     {"Price", true, 1}};
     for (const Gpu* g : gpus)
-        t.rows.push_back({g->id, g->name, fmt::format("{:.0f} GiB", gib(g->memory_bytes)),
-                          fmt::format("{:.0f} GB/s", g->memory_bandwidth_gbps), or_dash(g->tflops.bf16, "{:.1f}"),
-                          or_dash(g->tdp_watts, "{:.0f} W"), g->interconnect_type == "none" ? "PCIe" : g->interconnect_type,
-                          g->price ? fmt::format("${:.0f}", g->price->usd) : "-"});
+        t.rows.push_back(
+            {std::string(g->id), std::string(g->name),
+             fmt::format("{:.0f} GiB", gib(g->memory_bytes)),
+             fmt::format("{:.0f} GB/s", g->memory_bandwidth_gbps),
+             or_dash(g->tflops.bf16, "{:.1f}"), or_dash(g->tdp_watts, "{:.0f} W"),
+             g->has_fast_link() ? std::string(to_string(g->link.type)) : std::string("PCIe"),
+             g->price ? fmt::format("${:.0f}", g->price->usd) : "-"});
     return t;
 }
 
@@ -145,15 +167,18 @@ Table gpu_detail_table(const Gpu& g) {
     const auto num = [](const std::optional<double>& v, std::string_view unit) {
         return v ? fmt::format("{:g} {}", *v, unit) : std::string("unknown (null in the catalog)");
     };
-    const auto add = [&](const char* f, std::string v) { t.rows.push_back({f, std::move(v)}); };
+    const auto add = [&](const char* f, std::string_view v) {
+        t.rows.push_back({f, std::string(v)});
+    };
     add("id", g.id);
     add("name", g.name);
-    add("vendor", g.vendor);
+    add("vendor", to_string(g.vendor));
     add("aliases", fmt::format("{}", fmt::join(g.aliases, ", ")));
-    add("segment", g.segment);
+    add("segment", to_string(g.segment));
     add("architecture", fmt::format("{} [{}]", g.architecture, g.arch_family));
     add("launch year", g.launch_year ? std::to_string(*g.launch_year) : "unknown");
-    add("memory", fmt::format("{:.0f} GiB {}{}", gib(g.memory_bytes), g.memory_type, g.unified_memory ? " (unified)" : ""));
+    add("memory", fmt::format("{:.0f} GiB {}{}", gib(g.memory_bytes), g.memory_type,
+                              g.unified_memory ? " (unified)" : ""));
     add("bandwidth", fmt::format("{:g} GB/s", g.memory_bandwidth_gbps));
     add("ECC", g.ecc ? (*g.ecc ? "yes" : "no") : "unknown");
     add("fp32 (vector)", num(g.tflops.fp32, "TFLOPS"));
@@ -163,19 +188,32 @@ Table gpu_detail_table(const Gpu& g) {
     add("fp8 dense", num(g.tflops.fp8, "TFLOPS"));
     add("int8 dense", num(g.tflops.int8, "TOPS"));
     add("TDP", num(g.tdp_watts, "W"));
-    add("PCIe", g.pcie_gen ? fmt::format("gen {} x{}", *g.pcie_gen, g.pcie_lanes.value_or(0)) : "n/a");
-    add("interconnect", g.interconnect_type == "none"
+    add("PCIe",
+        g.pcie_gen
+            ? fmt::format("gen {} x{}{}", *g.pcie_gen, g.pcie_lanes.value_or(0),
+                          g.pcie_p2p ? (*g.pcie_p2p ? ", peer-to-peer" : ", no peer-to-peer") : "")
+            : "n/a");
+    add("interconnect", !g.has_fast_link()
                             ? "none (PCIe only)"
-                            : fmt::format("{} {}, up to {} GPUs", g.interconnect_type,
-                                          g.interconnect_gbps ? fmt::format("{:g} GB/s", *g.interconnect_gbps) : "bandwidth unknown",
-                                          g.interconnect_max_gpus));
-    add("form factor", g.form_factor);
-    add("software", fmt::format("{} {}{}", g.software_platform, g.compute_capability.value_or(g.gfx_target.value_or("")),
-                                g.min_stack ? ", " + *g.min_stack : ""));
+                            : fmt::format("{} {}, up to {} GPUs ({})", to_string(g.link.type),
+                                          g.link.gbps ? fmt::format("{:g} GB/s", *g.link.gbps)
+                                                      : "bandwidth unknown",
+                                          g.link.max_gpus, to_string(g.link.topology)));
+    add("form factor", fmt::format("{} ({})", to_string(g.form), g.form_factor));
+    add("software", fmt::format("{} {}{}", to_string(g.platform),
+                                g.compute_capability.value_or(g.gfx_target.value_or("")),
+                                g.min_stack ? ", " + std::string(*g.min_stack) : ""));
     add("AV1 encode", g.av1_encode ? (*g.av1_encode ? "yes" : "no") : "unknown");
-    add("price", g.price ? fmt::format("${:g} ({}, {}; {})", g.price->usd, g.price->kind, g.price->date, g.price->source)
-                         : "unknown");
-    add("confidence", g.confidence);
+    const auto price = [](const std::optional<Price>& p) {
+        return p ? fmt::format("${:g} ({}, {}; {})", p->usd, to_string(p->kind), p->date, p->source)
+                 : std::string("unknown");
+    };
+    add("price", price(g.price));
+    if (g.launch_price) add("launch price", price(g.launch_price));
+    if (g.region) add("region", fmt::format("sold only in: {}", *g.region));
+    if (g.cloud_only) add("availability", "cloud instances only");
+    if (!g.pci_ids.empty()) add("PCI ids", fmt::format("{}", fmt::join(g.pci_ids, ", ")));
+    add("confidence", to_string(g.confidence));
     for (const auto& s : g.sources) add("source", s);
     if (!g.notes.empty()) add("notes", g.notes);
     return t;
@@ -183,13 +221,16 @@ Table gpu_detail_table(const Gpu& g) {
 
 Table models_table(const std::vector<ModelPreset>& presets) {
     Table t;
-    t.columns = {{"ID", false, 0},     {"Name", false, 3, true}, {"Params", true, 0},
-                 {"Active", true, 1}, {"Shape", false, 2}};
+    t.columns = {{"ID", false, 0},
+                 {"Name", false, 3, true},
+                 {"Params", true, 0},
+                 {"Active", true, 1},
+                 {"Shape", false, 2}};
     for (const auto& p : presets) {
         const ParamCounts c = count_params(p.arch);
         t.rows.push_back({p.id, p.name, format_count(c.total()), format_count(c.active()),
-                          fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(), p.arch.hidden, p.arch.heads,
-                                      p.arch.kv_heads)});
+                          fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(),
+                                      p.arch.hidden, p.arch.heads, p.arch.kv_heads)});
     }
     return t;
 }
@@ -197,7 +238,12 @@ Table models_table(const std::vector<ModelPreset>& presets) {
 Table rules_table() {
     Table t;
     t.columns = {{"ID", false, 0}, {"Kind", false, 0}, {"What it checks", false, 0, true}};
-    for (const Rule& r : rule_registry()) t.rows.push_back({r.id, to_string(r.kind), r.description});
+    for (const Rule& r : rule_registry()) {
+        std::string text(r.description);
+        for (const Threshold& th : rule_data(r.id).thresholds)
+            text += fmt::format(" [{} = {:g}]", th.name, th.value);
+        t.rows.push_back({std::string(r.id), std::string(to_string(r.kind)), text});
+    }
     return t;
 }
 
@@ -205,85 +251,139 @@ std::string workload_text(const Workload& w) {
     const Architecture& a = w.model.arch;
     std::string out;
     if (w.is_fixed()) {
-        out += fmt::format("  task       {}\n", w.model.name);
+        out += fmt::format("  task       {}\n", sanitize(w.model.name, 120));
         for (const auto& x : w.assumed) out += fmt::format("  assumed    {}\n", x);
         return out;
     }
-    out += fmt::format("  model      {} ({} parameters{})\n", w.model.name, format_count(w.model.params),
-                       w.model.active_params != w.model.params
-                           ? fmt::format(", {} active per token", format_count(w.model.active_params))
-                           : "");
-    out += fmt::format("  shape      {}{}\n", shape_text(a), a.inferred ? " (inferred from the size)" : "");
+    out +=
+        fmt::format("  model      {} ({} parameters{})\n", sanitize(w.model.name, 120),
+                    format_count(w.model.params),
+                    w.model.active_params != w.model.params
+                        ? fmt::format(", {} active per token", format_count(w.model.active_params))
+                        : "");
+    out += fmt::format("  shape      {}{}\n", sanitize(shape_text(a)),
+                       a.inferred ? " (inferred from the size)" : "");
     if (w.model.weight_bytes)
-        out += fmt::format("  file       {} weights, {:.2f} GiB exactly ({:.2f} bits/weight)\n", w.model.file_quantization,
-                           gib(*w.model.weight_bytes),
-                           8.0 * static_cast<double>(*w.model.weight_bytes) / static_cast<double>(std::max<std::uint64_t>(w.model.params, 1)));
-    std::string method = to_string(w.method);
-    if (w.quant != Quant::None)
-        method += fmt::format(", base weights {} ({:.2f} bits/weight{})", to_string(w.quant),
+        out += fmt::format("  file       {} weights, {:.2f} GiB exactly ({:.2f} bits/weight)\n",
+                           sanitize(w.model.file_quantization, 40), gib(*w.model.weight_bytes),
+                           8.0 * static_cast<double>(*w.model.weight_bytes) /
+                               static_cast<double>(std::max<std::uint64_t>(w.model.params, 1)));
+    std::string method(to_string(w.method));
+    if (!w.quant.none())
+        method += fmt::format(", base weights {} ({:.2f} bits/weight{})", w.quant.text(),
                               8.0 * weight_bytes_per_param(w.quant, w.precision, w.double_quant),
                               w.double_quant ? ", double quantisation" : "");
     method += fmt::format(", compute {}", to_string(w.precision));
     out += fmt::format("  method     {}\n", method);
     if (w.trains()) {
-        out += fmt::format("  training   batch {} x seq {}, grad-ckpt {}, optimizer {}, mixed precision {}\n", w.batch,
-                           w.seq, w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
+        out += fmt::format(
+            "  training   batch {} x seq {}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
+            w.batch, w.seq, w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
     } else {
-        out += fmt::format("  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n", w.batch, w.prompt,
-                           w.gen, to_string(w.kv_dtype), to_string(w.engine));
+        out += fmt::format(
+            "  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n",
+            w.batch, w.prompt, w.gen, to_string(w.kv_dtype), w.engine ? w.engine->id : "none");
     }
-    if (w.uses_lora()) out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));
+    if (w.uses_lora())
+        out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));
     if (w.chunked_loss) out += "  loss       chunked cross-entropy\n";
-    if (!w.trains() && w.mixed == MixedPrecision::Amp) out += "  weights    fp32 with 16-bit autocast copies\n";
+    if (!w.trains() && w.mixed == MixedPrecision::Amp)
+        out += "  weights    fp32 with 16-bit autocast copies\n";
     if (w.gpus > 1) out += fmt::format("  gpus       {} ({})\n", w.gpus, to_string(w.parallel));
     for (std::size_t i = 0; i < w.assumed.size(); ++i)
         out += fmt::format("  {}{}\n", i == 0 ? "assumed    " : "           ", w.assumed[i]);
-    for (const auto& warning : w.warnings) out += fmt::format("  warning    {}\n", warning);
+    for (const auto& warning : w.warnings)
+        out += fmt::format("  warning    {}\n", sanitize(warning));
     return out;
 }
 
-std::string memory_text(const MemoryEstimate& m, const Workload& w, Format format, const Style& style) {
-    std::string out = heading(fmt::format("Memory per GPU ({} estimator)", m.estimator), format, style);
+std::string memory_text(const MemoryEstimate& m, const Workload& w, Format format,
+                        const Style& style) {
+    std::string out =
+        heading(fmt::format("Memory per GPU ({} estimator)", kEstimatorsUsed.name(m.estimator)),
+                format, style);
     out += section(memory_table(m), format, style);
     const std::string pre = format == Format::Markdown ? "\n" : "";
-    if (m.estimator == "doc")
+    if (m.estimator == EstimatorUsed::Doc)
         out += pre + fmt::format("  = {:.1f} GB, the source document's rule of thumb (§2.1)\n",
                                  static_cast<double>(m.per_gpu_bytes) / kGB);
     if (w.trains() && m.trainable_params > 0)
         out += fmt::format("  trainable {} parameters\n", format_count(m.trainable_params));
-    for (const auto& note : m.notes) out += fmt::format("  note: {}\n", note);
+    for (const auto& note : m.notes) out += fmt::format("  note: {}\n", sanitize(note));
     return out;
 }
 
-std::string recommend_text(const Workload& w, const MemoryEstimate& m, const std::vector<Recommendation>& recs,
-                           std::size_t top, const RankOptions& options, std::size_t catalog_size, Format format,
+std::string recommend_text(const Workload& w, const MemoryEstimate& m,
+                           const std::vector<Recommendation>& recs, std::size_t top,
+                           const RankOptions& options, std::size_t catalog_size, Format format,
                            const Style& style) {
     const Table ranked = recommendations_table(w, recs, top);
     if (format == Format::Csv) return render_csv(ranked);
     std::string out = heading("Workload", format, style);
-    out += format == Format::Markdown ? "```\n" + workload_text(w) + "```\n\n" : workload_text(w) + "\n";
+    out += format == Format::Markdown ? "```\n" + workload_text(w) + "```\n\n"
+                                      : workload_text(w) + "\n";
     out += memory_text(m, w, format, style) + "\n";
     std::size_t fitting = 0;
     for (const auto& r : recs) fitting += r.fits ? 1 : 0;
-    out += heading(fmt::format("GPUs ranked by {} (top {} of {}; {} can run it)", to_string(options.rank_by),
-                               std::min(top, recs.size()), catalog_size, fitting),
-                   format, style);
+    out += heading(
+        fmt::format("GPUs ranked by {} (top {} of {}; {} can run it)", to_string(options.rank_by),
+                    std::min(top, recs.size()), catalog_size, fitting),
+        format, style);
     out += render(ranked, format, style);
     if (!recs.empty() && top > 0) {
         const Recommendation& best = recs.front();
         const BuildSheet b = build_sheet(*best.gpu, best.count);
-        out += "\n" + heading(fmt::format("Build sheet for #1 ({}{})", best.count > 1 ? fmt::format("{} x ", best.count) : "",
+        out += "\n" + heading(fmt::format("Build sheet for #1 ({}{})",
+                                          best.count > 1 ? fmt::format("{} x ", best.count) : "",
                                           best.gpu->id),
                               format, style);
         const std::string bullet = format == Format::Markdown ? "- " : "  ";
-        out += fmt::format("{}power     {}\n{}host      {}\n{}software  {}\n", bullet, b.power_note, bullet,
-                           b.host_link_note, bullet, b.software);
-        for (const auto& x : best.warnings) out += fmt::format("{}warning   {}\n", bullet, x);
-        for (const auto& x : best.tips) out += fmt::format("{}tip       {}\n", bullet, x);
+        out += fmt::format("{}power     {}\n{}host      {}\n{}software  {}\n", bullet, b.power_note,
+                           bullet, b.host_link_note, bullet, sanitize(b.software));
+        for (const auto& x : best.warnings)
+            out += fmt::format("{}warning   {}\n", bullet, sanitize(x));
+        for (const auto& x : best.tips) out += fmt::format("{}tip       {}\n", bullet, sanitize(x));
     }
     if (fitting == 0)
-        out += "\nNo card in the catalog runs this workload within the plan sizes tried; the closest misses are listed.\n";
+        out +=
+            "\nNo card in the catalog runs this workload within the plan sizes tried; the closest "
+            "misses are listed.\n";
     return out;
+}
+
+std::string explain_text(const std::vector<Recommendation>& recs, std::size_t top) {
+    std::string out;
+    for (std::size_t i = 0; i < recs.size() && i < top; ++i) {
+        out += fmt::format("\n#{} {} x{} ({}):\n", i + 1, sanitize(recs[i].gpu->id), recs[i].count,
+                           to_string(recs[i].strategy));
+        if (recs[i].fired.empty()) out += "  no rule fired\n";
+        for (const auto& hit : recs[i].fired)
+            out +=
+                fmt::format("  [{}] {}: {}\n", to_string(hit.kind), hit.id, sanitize(hit.message));
+    }
+    return out;
+}
+
+std::string check_text(const Recommendation& rec, Format format, const Style& style) {
+    const std::string id = sanitize(rec.gpu->id);
+    if (format != Format::Table) {
+        Table t;
+        t.columns = {
+            {"fits"},  {"gpu"}, {"count", true}, {"per_gpu_bytes", true}, {"usable_bytes", true},
+            {"reason"}};
+        t.rows.push_back({rec.fits ? "yes" : "no", id, std::to_string(rec.count),
+                          std::to_string(rec.memory.per_gpu_bytes),
+                          std::to_string(rec.usable_bytes),
+                          rec.reasons.empty() ? "" : rec.reasons.front()});
+        return render(t, format, style);
+    }
+    const std::string count = rec.count > 1 ? fmt::format("{} x ", rec.count) : "";
+    if (rec.fits)
+        return fmt::format("fits: {}{} needs {} per GPU of {} usable\n", count, id,
+                           format_gib(rec.memory.per_gpu_bytes), format_gib(rec.usable_bytes));
+    std::string why;
+    for (const auto& r : rec.reasons) why += (why.empty() ? "" : "; ") + sanitize(r);
+    return fmt::format("does not fit: {}{}: {}\n", count, id, why);
 }
 
 }  // namespace gpuadvise

@@ -12,11 +12,12 @@
 #include <utility>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/json.hpp"
 
 namespace gpuadvise {
 namespace {
 
-using nlohmann::json;
+using njson = nlohmann::json;
 using u64 = std::uint64_t;
 
 // Bits per element of every safetensors dtype (safetensors/src/tensor.rs,
@@ -27,9 +28,10 @@ struct Dtype {
     u64 bits;
 };
 constexpr std::array<Dtype, 20> kDtypes = {{
-    {"BOOL", 8},    {"F4", 4},       {"F6_E2M3", 6},  {"F6_E3M2", 6},  {"U8", 8},   {"I8", 8},   {"F8_E5M2", 8},
-    {"F8_E4M3", 8}, {"F8_E8M0", 8},  {"I16", 16},     {"U16", 16},     {"F16", 16}, {"BF16", 16}, {"I32", 32},
-    {"U32", 32},    {"F32", 32},     {"C64", 64},     {"F64", 64},     {"I64", 64}, {"U64", 64},
+    {"BOOL", 8}, {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"U8", 8},
+    {"I8", 8},   {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"I16", 16},
+    {"U16", 16}, {"F16", 16},    {"BF16", 16},   {"I32", 32},    {"U32", 32},
+    {"F32", 32}, {"C64", 64},    {"F64", 64},    {"I64", 64},    {"U64", 64},
 }};
 
 u64 dtype_bits(std::string_view name) {
@@ -40,7 +42,8 @@ u64 dtype_bits(std::string_view name) {
 
 std::string shape_text(const std::vector<u64>& dims) {
     std::string out = "[";
-    for (std::size_t i = 0; i < dims.size(); ++i) out += (i > 0 ? ", " : "") + std::to_string(dims[i]);
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        out += (i > 0 ? ", " : "") + std::to_string(dims[i]);
     return out + "]";
 }
 
@@ -48,18 +51,21 @@ std::string shape_text(const std::vector<u64>& dims) {
 // keeps only running sums and each tensor's byte range, so memory stays
 // proportional to the tensor count, never to what the JSON nests or repeats.
 class HeaderReader {
-public:
+  public:
     HeaderReader(std::string_view source, u64 data_size) : source_(source), data_size_(data_size) {}
 
     bool null() { return scalar(Kind::Other, 0, nullptr); }
     bool boolean(bool) { return scalar(Kind::Other, 0, nullptr); }
-    bool number_integer(json::number_integer_t v) {
-        return v < 0 ? scalar(Kind::Other, 0, nullptr) : scalar(Kind::Unsigned, static_cast<u64>(v), nullptr);
+    bool number_integer(njson::number_integer_t v) {
+        return v < 0 ? scalar(Kind::Other, 0, nullptr)
+                     : scalar(Kind::Unsigned, static_cast<u64>(v), nullptr);
     }
-    bool number_unsigned(json::number_unsigned_t v) { return scalar(Kind::Unsigned, v, nullptr); }
-    bool number_float(json::number_float_t, const json::string_t&) { return scalar(Kind::Other, 0, nullptr); }
-    bool string(json::string_t& s) { return scalar(Kind::String, 0, &s); }
-    bool binary(json::binary_t&) { return scalar(Kind::Other, 0, nullptr); }
+    bool number_unsigned(njson::number_unsigned_t v) { return scalar(Kind::Unsigned, v, nullptr); }
+    bool number_float(njson::number_float_t, const njson::string_t&) {
+        return scalar(Kind::Other, 0, nullptr);
+    }
+    bool string(njson::string_t& s) { return scalar(Kind::String, 0, &s); }
+    bool binary(njson::binary_t&) { return scalar(Kind::Other, 0, nullptr); }
 
     bool start_object(std::size_t) {
         if (stack_.empty()) return push(Frame::Root);
@@ -72,9 +78,11 @@ public:
                 if (is_field()) bad_field();
                 return push(Frame::Skip);
             case Frame::Shape:
-            case Frame::Offsets: bad_field();
+            case Frame::Offsets:
+                bad_field();
             case Frame::Metadata:
-            case Frame::Skip: return push(Frame::Skip);
+            case Frame::Skip:
+                return push(Frame::Skip);
         }
         return true;
     }
@@ -82,16 +90,19 @@ public:
     bool start_array(std::size_t) {
         if (stack_.empty()) fail("the header must be a JSON object");
         switch (stack_.back()) {
-            case Frame::Root: not_an_object();
+            case Frame::Root:
+                not_an_object();
             case Frame::Tensor:
                 if (field_ == "shape") return push(seen(kShape, Frame::Shape));
                 if (field_ == "data_offsets") return push(seen(kOffsets, Frame::Offsets));
                 if (field_ == "dtype") bad_field();
                 return push(Frame::Skip);
             case Frame::Shape:
-            case Frame::Offsets: bad_field();
+            case Frame::Offsets:
+                bad_field();
             case Frame::Metadata:
-            case Frame::Skip: return push(Frame::Skip);
+            case Frame::Skip:
+                return push(Frame::Skip);
         }
         return true;
     }
@@ -99,19 +110,22 @@ public:
     bool end_object() { return pop(); }
     bool end_array() { return pop(); }
 
-    bool key(json::string_t& k) {
+    bool key(njson::string_t& k) {
         if (stack_.size() == 1) {
             name_ = k;
-            if (!names_.insert(k).second) fail(fmt::format("duplicate tensor '{}' in the header", printable_name(k)));
+            if (!names_.insert(k).second)
+                fail(fmt::format("duplicate tensor '{}' in the header", printable_name(k)));
+            if (k == "__metadata__") names_.erase(k);
         } else if (stack_.back() == Frame::Tensor) {
             field_ = k;
         }
         return true;
     }
 
-    bool parse_error(std::size_t position, const std::string&, const json::exception&) {
-        fail(fmt::format("the header is not valid JSON (near byte {}); the file is corrupt or not safetensors",
-                         position + 8));
+    bool parse_error(std::size_t position, const std::string&, const njson::exception&) {
+        fail(fmt::format(
+            "the header is not valid JSON (near byte {}); the file is corrupt or not safetensors",
+            position + 8));
     }
 
     SafetensorsInfo finish() {
@@ -121,11 +135,17 @@ public:
         for (std::size_t i = 1; i < ranges_.size(); ++i)
             if (ranges_[i].begin < ranges_[i - 1].end)
                 fail(fmt::format("tensors '{}' and '{}' overlap in the file (corrupt header)",
-                                 printable_name(ranges_[i - 1].name), printable_name(ranges_[i].name)));
+                                 printable_name(ranges_[i - 1].name),
+                                 printable_name(ranges_[i].name)));
+        // A checkpoint without tensors is no model (GGUF files are refused the same way).
+        if (info_.tensors == 0)
+            fail("the header lists no tensors; the file holds no model weights");
+        info_.names.assign(names_.begin(), names_.end());
+        std::sort(info_.names.begin(), info_.names.end());
         return std::move(info_);
     }
 
-private:
+  private:
     enum class Frame { Root, Tensor, Metadata, Shape, Offsets, Skip };
     enum class Kind { Unsigned, String, Other };
     static constexpr unsigned kDtype = 1, kShape = 2, kOffsets = 4;
@@ -141,21 +161,26 @@ private:
         u64 begin = 0;
         u64 end = 0;
         std::string name;
-        bool operator<(const Range& o) const { return begin < o.begin || (begin == o.begin && end < o.end); }
+        bool operator<(const Range& o) const {
+            return begin < o.begin || (begin == o.begin && end < o.end);
+        }
     };
 
     [[noreturn]] void fail(std::string_view problem) const {
         throw InputError(fmt::format("{}: {}", source_, problem));
     }
     std::string tensor_name() const { return printable_name(name_); }
-    bool is_field() const { return field_ == "dtype" || field_ == "shape" || field_ == "data_offsets"; }
+    bool is_field() const {
+        return field_ == "dtype" || field_ == "shape" || field_ == "data_offsets";
+    }
     [[noreturn]] void bad_field() const {
         fail(fmt::format("tensor '{}': '{}' must be {}", tensor_name(), printable_name(field_),
                          field_ == "dtype" ? "a string" : "an array of non-negative integers"));
     }
     [[noreturn]] void not_an_object() const {
         if (name_ == "__metadata__") fail("'__metadata__' must be an object");
-        fail(fmt::format("tensor '{}' must be an object with dtype, shape and data_offsets", tensor_name()));
+        fail(fmt::format("tensor '{}' must be an object with dtype, shape and data_offsets",
+                         tensor_name()));
     }
 
     bool push(Frame f) {
@@ -179,7 +204,8 @@ private:
     bool scalar(Kind kind, u64 number, const std::string* text) {
         if (stack_.empty()) fail("the header must be a JSON object");
         switch (stack_.back()) {
-            case Frame::Root: not_an_object();
+            case Frame::Root:
+                not_an_object();
             case Frame::Tensor:
                 if (field_ == "dtype") {
                     if (kind != Kind::String) bad_field();
@@ -196,47 +222,62 @@ private:
             case Frame::Offsets:
                 if (kind != Kind::Unsigned) bad_field();
                 if (tensor_.offsets.size() == 2)
-                    fail(fmt::format("tensor '{}': 'data_offsets' must hold two integers [begin, end]", tensor_name()));
+                    fail(fmt::format(
+                        "tensor '{}': 'data_offsets' must hold two integers [begin, end]",
+                        tensor_name()));
                 tensor_.offsets.push_back(number);
                 return true;
             case Frame::Metadata:
-            case Frame::Skip: return true;
+            case Frame::Skip:
+                return true;
         }
         return true;
     }
 
     void finish_tensor() {
         const std::string name = tensor_name();
-        for (const auto& [bit, field] : {std::pair{kDtype, "dtype"}, {kShape, "shape"}, {kOffsets, "data_offsets"}})
-            if ((tensor_.seen & bit) == 0) fail(fmt::format("tensor '{}' has no '{}'", name, field));
+        for (const auto& [bit, field] :
+             {std::pair{kDtype, "dtype"}, {kShape, "shape"}, {kOffsets, "data_offsets"}})
+            if ((tensor_.seen & bit) == 0)
+                fail(fmt::format("tensor '{}' has no '{}'", name, field));
         if (tensor_.offsets.size() != 2)
-            fail(fmt::format("tensor '{}': 'data_offsets' must hold two integers [begin, end]", name));
+            fail(fmt::format("tensor '{}': 'data_offsets' must hold two integers [begin, end]",
+                             name));
         const u64 bits = dtype_bits(tensor_.dtype);
         if (bits == 0)
-            fail(fmt::format("tensor '{}' has unknown dtype '{}' (expected one of F16, BF16, F32, F8_E4M3, I8, ...)",
-                             name, printable_name(tensor_.dtype)));
+            fail(
+                fmt::format("tensor '{}' has unknown dtype '{}' (expected one of F16, BF16, F32, "
+                            "F8_E4M3, I8, ...)",
+                            name, printable_name(tensor_.dtype)));
         u64 elements = 1;
         for (const u64 d : tensor_.dims) {
             // Elements x 64 bits must still fit in 64 bits.
             if (d != 0 && elements > (std::numeric_limits<u64>::max() / 64) / d)
-                fail(fmt::format("tensor '{}' has shape {}, more elements than fit in 64 bits (corrupt file)", name,
-                                 shape_text(tensor_.dims)));
+                fail(fmt::format(
+                    "tensor '{}' has shape {}, more elements than fit in 64 bits (corrupt file)",
+                    name, shape_text(tensor_.dims)));
             elements *= d;
         }
         const u64 total_bits = elements * bits;
         if (total_bits % 8 != 0)
-            fail(fmt::format("tensor '{}': {} elements of {} do not fill whole bytes", name, elements, tensor_.dtype));
+            fail(fmt::format("tensor '{}': {} elements of {} do not fill whole bytes", name,
+                             elements, tensor_.dtype));
         const u64 nbytes = total_bits / 8;
         const u64 begin = tensor_.offsets[0];
         const u64 end = tensor_.offsets[1];
-        if (begin > end) fail(fmt::format("tensor '{}': data_offsets [{}, {}] end before they begin", name, begin, end));
+        if (begin > end)
+            fail(fmt::format("tensor '{}': data_offsets [{}, {}] end before they begin", name,
+                             begin, end));
         if (end > data_size_)
-            fail(fmt::format("tensor '{}': data_offsets [{}, {}] run past the end of the file, which holds {} bytes of "
-                             "tensor data (truncated download?)",
-                             name, begin, end, data_size_));
+            fail(
+                fmt::format("tensor '{}': data_offsets [{}, {}] run past the end of the file, "
+                            "which holds {} bytes of "
+                            "tensor data (truncated download?)",
+                            name, begin, end, data_size_));
         if (end - begin != nbytes)
-            fail(fmt::format("tensor '{}': data_offsets [{}, {}] hold {} bytes but {} {} needs {} bytes", name, begin,
-                             end, end - begin, tensor_.dtype, shape_text(tensor_.dims), nbytes));
+            fail(fmt::format(
+                "tensor '{}': data_offsets [{}, {}] hold {} bytes but {} {} needs {} bytes", name,
+                begin, end, end - begin, tensor_.dtype, shape_text(tensor_.dims), nbytes));
         // Each range lies inside the data and ranges do not overlap (checked
         // in finish), so the sums stay below 2 x file size.
         if (begin != end) ranges_.push_back({begin, end, name_});
@@ -259,38 +300,60 @@ private:
 
 }  // namespace
 
-SafetensorsInfo parse_safetensors_header(std::string_view bytes, std::uint64_t file_size, std::string_view source) {
+SafetensorsInfo parse_safetensors_header(std::string_view bytes, std::uint64_t file_size,
+                                         std::string_view source) {
     if (bytes.size() > file_size)
-        throw std::invalid_argument("parse_safetensors_header: more bytes given than the file size");
+        throw std::invalid_argument(
+            "parse_safetensors_header: more bytes given than the file size");
     if (file_size < 8)
-        throw InputError(fmt::format("{}: not a safetensors file (only {} bytes long; the header length alone takes 8)",
-                                     source, file_size));
+        throw InputError(fmt::format(
+            "{}: not a safetensors file (only {} bytes long; the header length alone takes 8)",
+            source, file_size));
     if (bytes.size() < 8)
-        throw NeedMoreBytes(fmt::format("{}: read at least the first 8 bytes of a safetensors file", source), 8);
+        throw NeedMoreBytes(
+            fmt::format("{}: read at least the first 8 bytes of a safetensors file", source), 8);
     if (bytes.substr(0, 4) == "GGUF")
         throw InputError(fmt::format("{}: this is a GGUF file, not safetensors", source));
     u64 n = 0;
-    for (std::size_t i = 0; i < 8; ++i) n |= static_cast<u64>(static_cast<unsigned char>(bytes[i])) << (8 * i);
+    for (std::size_t i = 0; i < 8; ++i)
+        n |= static_cast<u64>(static_cast<unsigned char>(bytes[i])) << (8 * i);
+    // The first 8 bytes of a file that is not safetensors are not a length:
+    // never echo them (a link to a text file would leak its first bytes).
     if (n > file_size - 8)
-        throw InputError(fmt::format("{}: the header length {} runs past the end of the {}-byte file (truncated "
-                                     "download, or not a safetensors file)",
-                                     source, n, file_size));
+        throw InputError(fmt::format(
+            "{}: not a safetensors file: its first 8 bytes do not give a header length that "
+            "fits the {}-byte file (truncated download, or another kind of file)",
+            source, file_size));
     if (n > kSafetensorsHeaderLimit)
-        throw InputError(fmt::format("{}: the header length {} is over the {} MiB limit (not a safetensors file?)",
-                                     source, n, kSafetensorsHeaderLimit / kMiB));
+        throw InputError(
+            fmt::format("{}: not a safetensors file: its header length is over the {} MiB limit",
+                        source, kSafetensorsHeaderLimit / kMiB));
     if (n > bytes.size() - 8)
-        throw NeedMoreBytes(fmt::format("{}: the safetensors header continues past the first {} bytes read; read the "
-                                        "first {} bytes",
-                                        source, bytes.size(), 8 + n),
-                            8 + n);
+        throw NeedMoreBytes(
+            fmt::format(
+                "{}: the safetensors header continues past the first {} bytes read; read the "
+                "first {} bytes",
+                source, bytes.size(), 8 + n),
+            8 + n);
     const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
     HeaderReader reader(source, file_size - 8 - n);
-    json::sax_parse(header.begin(), header.end(), &reader);
+    njson::sax_parse(header.begin(), header.end(), &reader);
     return reader.finish();
 }
 
-SafetensorsInfo merge_safetensors(const std::vector<SafetensorsInfo>& shards) {
+SafetensorsInfo merge_safetensors(const std::vector<SafetensorsInfo>& shards,
+                                  std::string_view source) {
     SafetensorsInfo total;
+    // Shards of one checkpoint hold disjoint tensors; a tensor in two shards
+    // would be counted twice.
+    std::unordered_set<std::string_view> seen;
+    for (const SafetensorsInfo& s : shards)
+        for (const auto& name : s.names)
+            if (!seen.insert(name).second)
+                throw InputError(fmt::format(
+                    "{}: tensor '{}' appears in two shards; the index names a shard twice or "
+                    "the shards are from different checkpoints",
+                    source, printable_name(name)));
     for (const SafetensorsInfo& s : shards) {
         total.params += s.params;
         total.bytes += s.bytes;
@@ -300,37 +363,35 @@ SafetensorsInfo merge_safetensors(const std::vector<SafetensorsInfo>& shards) {
     return total;
 }
 
-std::vector<std::string> parse_safetensors_index(std::string_view json_text, std::string_view source) {
-    if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        throw InputError(fmt::format("{}: the file is empty; expected JSON", source));
-    json j;
-    try {
-        j = json::parse(json_text);
-    } catch (const json::parse_error& e) {
-        throw InputError(fmt::format("{}: not valid JSON (at byte {}): fix the syntax", source, e.byte));
-    } catch (const json::exception&) {
-        // nlohmann reports a number beyond double's range (1e999) as out_of_range, not parse_error.
-        throw InputError(fmt::format("{}: not valid JSON (a number out of range)", source));
-    }
-    if (!j.is_object())
-        throw InputError(fmt::format("{}: expected a JSON object (a model.safetensors.index.json)", source));
-    const auto map = j.find("weight_map");
-    if (map == j.end() || !map->is_object())
-        throw InputError(fmt::format("{}: missing the 'weight_map' object of a safetensors index", source));
-    if (map->empty()) throw InputError(fmt::format("{}: 'weight_map' lists no tensors", source));
+std::vector<std::string> parse_safetensors_index(std::string_view json_text,
+                                                 std::string_view source) {
+    const json::Document doc =
+        json::Document::parse(json_text, source, "a model.safetensors.index.json");
+    if (!doc.root().is_object())
+        throw InputError(
+            fmt::format("{}: expected a JSON object (a model.safetensors.index.json)", source));
+    const auto map = doc.root().find("weight_map");
+    if (!map || !map->is_object())
+        throw InputError(
+            fmt::format("{}: missing the 'weight_map' object of a safetensors index", source));
+    if (map->size() == 0)
+        throw InputError(fmt::format("{}: 'weight_map' lists no tensors", source));
     std::set<std::string> files;
-    for (const auto& [tensor, file] : map->items()) {
+    for (const json::Value file : map->items()) {
         if (!file.is_string())
-            throw InputError(fmt::format("{}: /weight_map/{}: must be a file name string (got {})", source,
-                                         printable_name(tensor), printable_name(file.dump())));
-        const std::string& name = file.get_ref<const std::string&>();
+            throw InputError(fmt::format("{}: /weight_map/{}: must be a file name string (got {})",
+                                         source, printable_name(file.key()),
+                                         printable_name(file.dump())));
+        const std::string_view name = file.text();
         // The caller opens these next to the index; a name from the internet
         // must not reach elsewhere ("../../.ssh/id_rsa", "/etc/passwd").
-        if (name.empty() || name == "." || name == ".." || name.find_first_of("/\\") != std::string::npos ||
-            name.find('\0') != std::string::npos)
-            throw InputError(fmt::format("{}: /weight_map/{}: '{}' is not a plain file name in the index's folder",
-                                         source, printable_name(tensor), printable_name(name)));
-        files.insert(name);
+        if (name.empty() || name == "." || name == ".." ||
+            name.find_first_of("/\\") != std::string_view::npos ||
+            name.find('\0') != std::string_view::npos)
+            throw InputError(fmt::format(
+                "{}: /weight_map/{}: '{}' is not a plain file name in the index's folder", source,
+                printable_name(file.key()), printable_name(name)));
+        files.insert(std::string(name));
     }
     return {files.begin(), files.end()};
 }

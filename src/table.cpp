@@ -3,33 +3,11 @@
 #include <algorithm>
 #include <numeric>
 
+#include "gpuadvise/text.hpp"
+
 namespace gpuadvise {
 
-std::size_t display_width(const std::string& text) {
-    std::size_t n = 0;
-    for (char c : text)
-        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-    return n;
-}
-
 namespace {
-
-// Cuts UTF-8 text to `width` code points, ending in "..." when shortened.
-std::string truncate(const std::string& text, std::size_t width) {
-    if (display_width(text) <= width) return text;
-    if (width <= 3) return std::string(width, '.');
-    std::string out;
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if ((c & 0xC0) != 0x80) {
-            if (n == width - 3) break;
-            ++n;
-        }
-        out.push_back(text[i]);
-    }
-    return out + "...";
-}
 
 std::string pad(const std::string& text, std::size_t width, bool right) {
     const std::size_t w = display_width(text);
@@ -51,7 +29,22 @@ std::string paint(const std::string& text, const char* ansi, bool enabled) {
     return std::string("\033[") + ansi + "m" + text + "\033[0m";
 }
 
-std::string render_aligned(const Table& t, const Style& style) {
+namespace {
+
+// Text from outside (catalog names, vendor tools, file names) must not carry
+// terminal escapes or line breaks into a table: every cell is sanitised.
+Table sanitized(const Table& in) {
+    Table t = in;
+    for (auto& col : t.columns) col.header = sanitize(col.header);
+    for (auto& row : t.rows)
+        for (auto& cell : row) cell = sanitize(cell);
+    return t;
+}
+
+}  // namespace
+
+std::string render_aligned(const Table& table, const Style& style) {
+    const Table t = sanitized(table);
     const std::size_t ncol = t.columns.size();
     std::vector<std::size_t> widths(ncol);
     for (std::size_t c = 0; c < ncol; ++c) {
@@ -74,14 +67,16 @@ std::string render_aligned(const Table& t, const Style& style) {
         // free-text column; never wrap.
         std::vector<std::size_t> order(ncol);
         std::iota(order.begin(), order.end(), std::size_t{0});
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t a, std::size_t b) { return t.columns[a].drop_order > t.columns[b].drop_order; });
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return t.columns[a].drop_order > t.columns[b].drop_order;
+        });
         std::size_t flex = ncol;
         for (std::size_t c = 0; c < ncol; ++c)
             if (t.columns[c].flexible) flex = c;
         for (std::size_t c : order) {
             if (total() <= style.width) break;
-            if (flex < ncol && total() - widths[flex] + 12 <= style.width) break;  // truncating the text suffices
+            if (flex < ncol && total() - widths[flex] + 12 <= style.width)
+                break;  // truncating the text suffices
             if (t.columns[c].drop_order > 0) shown[c] = false;
         }
         if (flex < ncol && shown[flex] && total() > style.width) {
@@ -95,13 +90,14 @@ std::string render_aligned(const Table& t, const Style& style) {
         bool first = true;
         for (std::size_t c = 0; c < ncol; ++c) {
             if (!shown[c]) continue;
-            const std::string cell = c < cells.size() ? truncate(cells[c], widths[c]) : "";
+            const std::string cell = c < cells.size() ? truncate_display(cells[c], widths[c]) : "";
             const bool last = [&] {
                 for (std::size_t d = c + 1; d < ncol; ++d)
                     if (shown[d]) return false;
                 return true;
             }();
-            std::string padded = last && !t.columns[c].right ? cell : pad(cell, widths[c], t.columns[c].right);
+            std::string padded =
+                last && !t.columns[c].right ? cell : pad(cell, widths[c], t.columns[c].right);
             padded = header ? paint(padded, "1", style.color) : colorize(cell, padded, style.color);
             text += (first ? "" : "  ") + padded;
             first = false;
@@ -116,7 +112,8 @@ std::string render_aligned(const Table& t, const Style& style) {
     return out;
 }
 
-std::string render_csv(const Table& t) {
+std::string render_csv(const Table& table) {
+    const Table t = sanitized(table);
     const auto quote = [](const std::string& cell) {
         if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
         std::string q = "\"";
@@ -127,22 +124,28 @@ std::string render_csv(const Table& t) {
         return q + "\"";
     };
     std::string out;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + quote(t.columns[c].header);
+    for (std::size_t c = 0; c < t.columns.size(); ++c)
+        out += (c ? "," : "") + quote(t.columns[c].header);
     out += "\r\n";
     for (const auto& row : t.rows) {
-        for (std::size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + quote(c < row.size() ? row[c] : "");
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+            out += (c ? "," : "") + quote(c < row.size() ? row[c] : "");
         out += "\r\n";
     }
     return out;
 }
 
-std::string render_markdown(const Table& t) {
+std::string render_markdown(const Table& table) {
+    const Table t = sanitized(table);
     const auto escape = [](const std::string& cell) {
         std::string e;
         for (char c : cell) {
-            if (c == '|') e += "\\|";
-            else if (c == '\n') e += "<br>";
-            else e += c;
+            if (c == '|')
+                e += "\\|";
+            else if (c == '\n')
+                e += "<br>";
+            else
+                e += c;
         }
         return e;
     };
@@ -153,7 +156,8 @@ std::string render_markdown(const Table& t) {
     out += "\n";
     for (const auto& row : t.rows) {
         out += "|";
-        for (std::size_t c = 0; c < t.columns.size(); ++c) out += " " + escape(c < row.size() ? row[c] : "") + " |";
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+            out += " " + escape(c < row.size() ? row[c] : "") + " |";
         out += "\n";
     }
     return out;
@@ -161,9 +165,12 @@ std::string render_markdown(const Table& t) {
 
 std::string render(const Table& table, Format format, const Style& style) {
     switch (format) {
-        case Format::Csv: return render_csv(table);
-        case Format::Markdown: return render_markdown(table);
-        default: return render_aligned(table, style);
+        case Format::Csv:
+            return render_csv(table);
+        case Format::Markdown:
+            return render_markdown(table);
+        default:
+            return render_aligned(table, style);
     }
 }
 

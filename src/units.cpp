@@ -8,21 +8,10 @@
 #include <limits>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/text.hpp"
 
 namespace gpuadvise {
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
 
 // Splits "1.5B" into 1.5 and "b". The number must be a plain decimal (with an
 // optional exponent) and must be finite; what follows is returned lowercased.
@@ -31,7 +20,8 @@ struct NumberWithSuffix {
     std::string suffix;
 };
 
-NumberWithSuffix split_number(std::string_view text, std::string_view flag, std::string_view example) {
+NumberWithSuffix split_number(std::string_view text, std::string_view flag,
+                              std::string_view example) {
     const std::string_view t = trim(text);
     double value = 0;
     const char* begin = t.data();
@@ -39,8 +29,10 @@ NumberWithSuffix split_number(std::string_view text, std::string_view flag, std:
     auto [ptr, ec] = std::from_chars(begin, end, value, std::chars_format::general);
     if (t.empty() || ec != std::errc() || !std::isfinite(value)) {
         if (ec == std::errc::result_out_of_range)
-            throw InputError(fmt::format("{} '{}' is out of range; use a value like {}", flag, text, example));
-        throw InputError(fmt::format("{} '{}' is not a number; use a value like {}", flag, text, example));
+            throw InputError(fmt::format("{} {} is out of range; use a value like {}", flag,
+                                         quote(text), example));
+        throw InputError(
+            fmt::format("{} {} is not a number; use a value like {}", flag, quote(text), example));
     }
     std::string suffix = lower(trim(std::string_view(ptr, static_cast<std::size_t>(end - ptr))));
     return {value, suffix};
@@ -52,18 +44,25 @@ std::uint64_t parse_param_count(std::string_view text, std::string_view flag) {
     constexpr std::string_view example = "8B, 1.5B or 350M";
     auto [value, suffix] = split_number(text, flag, example);
     double scale = 1;
-    if (suffix == "t") scale = 1e12;
-    else if (suffix == "b") scale = 1e9;
-    else if (suffix == "m") scale = 1e6;
-    else if (suffix == "k") scale = 1e3;
+    if (suffix == "t")
+        scale = 1e12;
+    else if (suffix == "b")
+        scale = 1e9;
+    else if (suffix == "m")
+        scale = 1e6;
+    else if (suffix == "k")
+        scale = 1e3;
     else if (!suffix.empty())
-        throw InputError(fmt::format("{} '{}' has an unknown suffix '{}'; use a size like {} (K, M, B or T)",
-                                     flag, text, suffix, example));
+        throw InputError(
+            fmt::format("{} {} has an unknown suffix {}; use a size like {} (K, M, B or T)", flag,
+                        quote(text), quote(suffix), example));
     const double count = value * scale;
     if (!(count >= 1))
-        throw InputError(fmt::format("{} '{}' must be a positive count, like {}", flag, text, example));
+        throw InputError(
+            fmt::format("{} {} must be a positive count, like {}", flag, quote(text), example));
     if (count > 1e15)
-        throw InputError(fmt::format("{} '{}' is over 1e15 parameters; use a size like {}", flag, text, example));
+        throw InputError(fmt::format("{} {} is over 1e15 parameters; use a size like {}", flag,
+                                     quote(text), example));
     return static_cast<std::uint64_t>(std::llround(count));
 }
 
@@ -71,20 +70,34 @@ std::uint64_t parse_bytes(std::string_view text, std::string_view flag) {
     constexpr std::string_view example = "24GB, 24GiB or 512MiB";
     auto [value, suffix] = split_number(text, flag, example);
     double scale = 0;
-    if (suffix.empty() || suffix == "b") scale = 1;
-    else if (suffix == "kb") scale = 1e3;
-    else if (suffix == "mb") scale = 1e6;
-    else if (suffix == "gb" || suffix == "g") scale = 1e9;
-    else if (suffix == "tb" || suffix == "t") scale = 1e12;
-    else if (suffix == "kib") scale = static_cast<double>(kKiB);
-    else if (suffix == "mib") scale = static_cast<double>(kMiB);
-    else if (suffix == "gib") scale = static_cast<double>(kGiB);
-    else if (suffix == "tib") scale = static_cast<double>(kGiB) * 1024.0;
+    if (suffix.empty() || suffix == "b")
+        scale = 1;
+    else if (suffix == "kb")
+        scale = 1e3;
+    else if (suffix == "mb")
+        scale = 1e6;
+    else if (suffix == "gb" || suffix == "g")
+        scale = 1e9;
+    else if (suffix == "tb" || suffix == "t")
+        scale = 1e12;
+    else if (suffix == "kib")
+        scale = static_cast<double>(kKiB);
+    else if (suffix == "mib")
+        scale = static_cast<double>(kMiB);
+    else if (suffix == "gib")
+        scale = static_cast<double>(kGiB);
+    else if (suffix == "tib")
+        scale = static_cast<double>(kGiB) * 1024.0;
     else
-        throw InputError(fmt::format("{} '{}' has an unknown unit '{}'; use a size like {}", flag, text, suffix, example));
+        throw InputError(fmt::format("{} {} has an unknown unit {}; use a size like {}", flag,
+                                     quote(text), quote(suffix), example));
     const double bytes = value * scale;
-    if (!(bytes >= 1)) throw InputError(fmt::format("{} '{}' must be at least one byte, like {}", flag, text, example));
-    if (bytes > 1e18) throw InputError(fmt::format("{} '{}' is too large; use a size like {}", flag, text, example));
+    if (!(bytes >= 1))
+        throw InputError(
+            fmt::format("{} {} must be at least one byte, like {}", flag, quote(text), example));
+    if (bytes > 1e18)
+        throw InputError(
+            fmt::format("{} {} is too large; use a size like {}", flag, quote(text), example));
     return static_cast<std::uint64_t>(std::llround(bytes));
 }
 
@@ -92,14 +105,19 @@ double parse_bandwidth_gbps(std::string_view text, std::string_view flag) {
     constexpr std::string_view example = "900GB/s or 1TB/s";
     auto [value, suffix] = split_number(text, flag, example);
     double scale = 0;
-    if (suffix.empty() || suffix == "gb/s" || suffix == "gbps" || suffix == "gb") scale = 1;
-    else if (suffix == "tb/s" || suffix == "tbps" || suffix == "tb") scale = 1e3;
-    else if (suffix == "mb/s" || suffix == "mb") scale = 1e-3;
+    if (suffix.empty() || suffix == "gb/s" || suffix == "gbps" || suffix == "gb")
+        scale = 1;
+    else if (suffix == "tb/s" || suffix == "tbps" || suffix == "tb")
+        scale = 1e3;
+    else if (suffix == "mb/s" || suffix == "mb")
+        scale = 1e-3;
     else
-        throw InputError(fmt::format("{} '{}' has an unknown unit '{}'; use a bandwidth like {}", flag, text, suffix, example));
+        throw InputError(fmt::format("{} {} has an unknown unit {}; use a bandwidth like {}", flag,
+                                     quote(text), quote(suffix), example));
     const double gbps = value * scale;
     if (!(gbps > 0) || gbps > 1e6)
-        throw InputError(fmt::format("{} '{}' must be a positive bandwidth, like {}", flag, text, example));
+        throw InputError(
+            fmt::format("{} {} must be a positive bandwidth, like {}", flag, quote(text), example));
     return gbps;
 }
 
@@ -108,18 +126,21 @@ std::int64_t parse_positive_int(std::string_view text, std::string_view flag, st
     std::int64_t value = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
     if (t.empty() || ec == std::errc::invalid_argument || ptr != t.data() + t.size())
-        throw InputError(fmt::format("{} '{}' is not a whole number; use a positive integer", flag, text));
+        throw InputError(
+            fmt::format("{} {} is not a whole number; use a positive integer", flag, quote(text)));
     if (ec == std::errc::result_out_of_range || value > max)
-        throw InputError(fmt::format("{} '{}' is too large; use at most {}", flag, text, max));
-    if (value <= 0) throw InputError(fmt::format("{} '{}' must be at least 1", flag, text));
+        throw InputError(fmt::format("{} {} is too large; use at most {}", flag, quote(text), max));
+    if (value <= 0) throw InputError(fmt::format("{} {} must be at least 1", flag, quote(text)));
     return value;
 }
 
 double parse_positive_real(std::string_view text, std::string_view flag) {
     auto [value, suffix] = split_number(text, flag, "0.15");
-    if (!suffix.empty()) throw InputError(fmt::format("{} '{}' is not a number; use a value like 0.15", flag, text));
+    if (!suffix.empty())
+        throw InputError(
+            fmt::format("{} {} is not a number; use a value like 0.15", flag, quote(text)));
     if (!(value > 0) || value > 1e12)
-        throw InputError(fmt::format("{} '{}' must be a positive number", flag, text));
+        throw InputError(fmt::format("{} {} must be a positive number", flag, quote(text)));
     return value;
 }
 
@@ -140,6 +161,22 @@ std::uint64_t to_bytes(double value) {
     if (!(value > 0)) return 0;
     if (!(value < 1.8e19)) return std::numeric_limits<std::uint64_t>::max();
     return static_cast<std::uint64_t>(std::round(value));
+}
+
+}  // namespace gpuadvise
+
+namespace gpuadvise {
+
+double parse_real_in(std::string_view text, std::string_view flag, double min, double max,
+                     std::string_view example) {
+    auto [value, suffix] = split_number(text, flag, example);
+    if (!suffix.empty())
+        throw InputError(
+            fmt::format("{} {} is not a number; use a value like {}", flag, quote(text), example));
+    if (!(value >= min) || !(value <= max))
+        throw InputError(fmt::format("{} {} is out of range; use a number from {} to {}", flag,
+                                     quote(text), min, max));
+    return value;
 }
 
 }  // namespace gpuadvise

@@ -13,29 +13,33 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "cli/run.hpp"
+#include "gpuadvise/batch.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/embedded.hpp"
+#include "gpuadvise/json.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/rank.hpp"
-#include "gpuadvise/report.hpp"
+#include "gpuadvise/report_json.hpp"
+#include "gpuadvise/report_text.hpp"
 #include "gpuadvise/table.hpp"
 #include "gpuadvise/workload.hpp"
+#include "synthetic.hpp"
 
 namespace {
 
 using namespace gpuadvise;
 
-WorkloadRequest qlora_8b() {
-    WorkloadRequest r;
-    r.model = "8B";
-    r.method = "qlora";
+Request qlora_8b() {
+    Request r;
+    r.set(Field::Model, "8B", "--model");
+    r.set(Field::Method, "qlora", "--method");
     return r;
 }
 
 const Workload& workload_8b_qlora() {
-    static const Workload w = resolve_workload(qlora_8b(), embedded::model_presets());
+    static const Workload w = resolve_workload(qlora_8b(), {}, embedded::model_presets());
     return w;
 }
 
@@ -55,27 +59,35 @@ void BM_ParseEmbeddedCatalog(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseEmbeddedCatalog)->Unit(benchmark::kMicrosecond);
 
-// The JSON text to DOM step alone, to split catalog parsing into nlohmann's
-// parse and the validation that follows.
-void BM_ParseEmbeddedCatalogJsonOnly(benchmark::State& state) {
+// The JSON text to a document alone, with gpuadvise's strict reader and with
+// nlohmann's (the reader user catalogs went through before 0.2.0).
+void BM_ParseCatalogJsonOnly(benchmark::State& state) {
+    const std::string_view text = embedded::gpus_json();
+    for (auto _ : state) {
+        json::Document d = json::Document::parse(text, "gpus.json");
+        benchmark::DoNotOptimize(d);
+    }
+}
+BENCHMARK(BM_ParseCatalogJsonOnly)->Unit(benchmark::kMicrosecond);
+
+void BM_ParseCatalogJsonOnlyNlohmann(benchmark::State& state) {
     const std::string_view text = embedded::gpus_json();
     for (auto _ : state) {
         nlohmann::json j = nlohmann::json::parse(text);
         benchmark::DoNotOptimize(j);
     }
 }
-BENCHMARK(BM_ParseEmbeddedCatalogJsonOnly)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ParseCatalogJsonOnlyNlohmann)->Unit(benchmark::kMicrosecond);
 
-// The CLI's load_catalog copies the cached embedded catalog into its own
-// Catalog value on every run.
-void BM_CopyEmbeddedCatalog(benchmark::State& state) {
-    const Catalog& cached = embedded::catalog();
+// What a run pays for the embedded catalog: the generated constant data
+// becomes a Catalog (views, no parsing).
+void BM_BuildEmbeddedCatalog(benchmark::State& state) {
     for (auto _ : state) {
-        Catalog c = cached;
+        Catalog c = embedded::build_catalog();
         benchmark::DoNotOptimize(c);
     }
 }
-BENCHMARK(BM_CopyEmbeddedCatalog)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BuildEmbeddedCatalog)->Unit(benchmark::kMicrosecond);
 
 void BM_ParseModelPresets(benchmark::State& state) {
     for (auto _ : state) {
@@ -88,10 +100,10 @@ BENCHMARK(BM_ParseModelPresets)->Unit(benchmark::kMicrosecond);
 // One workload: resolve_workload (flags to a normalised workload, shape
 // inferred from "8B") and the memory estimate.
 void BM_EstimateWorkload(benchmark::State& state) {
-    const WorkloadRequest request = qlora_8b();
+    const Request request = qlora_8b();
     const auto& presets = embedded::model_presets();
     for (auto _ : state) {
-        const Workload w = resolve_workload(request, presets);
+        const Workload w = resolve_workload(request, {}, presets);
         MemoryEstimate m = estimate(w);
         benchmark::DoNotOptimize(m);
     }
@@ -166,11 +178,25 @@ void BM_ReportJson(benchmark::State& state) {
     const auto recs = rank(w, embedded::catalog(), options);
     const MemoryEstimate m = estimate(w);
     for (auto _ : state) {
-        std::string s = recommend_json(w, m, recs, 10, options).dump(2);
+        std::string s = recommend_json(w, m, recs, 10, options);
         benchmark::DoNotOptimize(s);
     }
 }
 BENCHMARK(BM_ReportJson)->Unit(benchmark::kMicrosecond);
+
+// One `gpuadvise batch` line: parse, resolve, estimate, check one card,
+// write the result line (the target is 100,000 lines a second).
+void BM_BatchLine(benchmark::State& state) {
+    const std::string line = R"({"model":"8B","method":"qlora","gpu":"rtx-4090"})";
+    const Catalog& catalog = embedded::catalog();
+    const auto& presets = embedded::model_presets();
+    for (auto _ : state) {
+        BatchLineResult r = run_batch_line(line, 1, catalog, presets);
+        if (!r.ok) state.SkipWithError("the batch line failed");
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_BatchLine)->Unit(benchmark::kMicrosecond);
 
 // `gpuadvise rules` prints this; run_cli/rules minus this is the CLI's own
 // cost (CLI11 set-up and parsing, logger).
@@ -183,9 +209,8 @@ void BM_RulesText(benchmark::State& state) {
 BENCHMARK(BM_RulesText)->Unit(benchmark::kMicrosecond);
 
 // The whole command in-process (CLI11 set-up and parsing, resolve, rank,
-// print into a string). The embedded catalog and presets are parsed once per
-// process and cached, so this excludes them: add BM_ParseEmbeddedCatalog and
-// BM_ParseModelPresets for a cold process.
+// print into a string). The model presets are parsed once per process and
+// cached, so this excludes them: add BM_ParseModelPresets for a cold process.
 void run_cli(benchmark::State& state, std::vector<std::string> args) {
     args.insert(args.begin(), "gpuadvise");
     std::vector<char*> argv;
@@ -214,21 +239,7 @@ BENCHMARK_CAPTURE(run_cli, rules, {"rules"})->Unit(benchmark::kMicrosecond);
 const std::string& synthetic_catalog(std::size_t n) {
     static std::map<std::size_t, std::string> cache;
     auto& text = cache[n];
-    if (!text.empty()) return text;
-    const nlohmann::ordered_json base = nlohmann::ordered_json::parse(embedded::gpus_json());
-    nlohmann::ordered_json out = base;
-    auto& gpus = out["gpus"];
-    gpus = nlohmann::ordered_json::array();
-    const auto& source = base["gpus"];
-    for (std::size_t i = 0; i < n; ++i) {
-        nlohmann::ordered_json g = source[i % source.size()];
-        const std::string prefix = "s" + std::to_string(i) + "-";
-        g["id"] = prefix + g["id"].get<std::string>();
-        if (g.contains("aliases"))
-            for (auto& alias : g["aliases"]) alias = prefix + alias.get<std::string>();
-        gpus.push_back(std::move(g));
-    }
-    text = out.dump(1);
+    if (text.empty()) text = bench::synthetic_catalog(n);
     return text;
 }
 

@@ -1,7 +1,8 @@
 // A tiny process timer for bench/perf/process_bench.sh: runs commands in
 // turns, RUNS times each, with stdout and stderr sent to /dev/null, and prints
-// one line per run: NAME WALL_US CPU_US (CPU = user + system time of the child
-// from wait4, which a busy machine inflates far less than wall time).
+// one line per run: NAME WALL_US CPU_US MAXRSS_KB (CPU = user + system time
+// of the child from wait4, which a busy machine inflates far less than wall
+// time; MAXRSS = the child's peak resident memory).
 //
 //   gpuadvise_proc_timer RUNS NAME CMD [ARGS...] [:: NAME CMD [ARGS...]]...
 #include <fcntl.h>
@@ -28,7 +29,7 @@ long long micros(const timeval& t) {
 }
 
 // Runs the command once; returns false when it could not run or failed.
-bool run_once(const Command& c, long long& wall_us, long long& cpu_us) {
+bool run_once(const Command& c, long long& wall_us, long long& cpu_us, long& rss_kb) {
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid < 0) return false;
@@ -47,6 +48,7 @@ bool run_once(const Command& c, long long& wall_us, long long& cpu_us) {
     const auto end = std::chrono::steady_clock::now();
     wall_us = std::chrono::duration_cast<std::chrono::microseconds>(end - start).count();
     cpu_us = micros(usage.ru_utime) + micros(usage.ru_stime);
+    rss_kb = usage.ru_maxrss;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
@@ -73,15 +75,16 @@ int main(int argc, char** argv) {
         commands.push_back(std::move(c));
     }
     long long wall = 0, cpu = 0;
+    long rss = 0;
     for (int i = 0; i < 10; ++i)  // warm-up: page cache, dynamic loader cache
-        for (const Command& c : commands) run_once(c, wall, cpu);
+        for (const Command& c : commands) run_once(c, wall, cpu, rss);
     for (long r = 0; r < runs; ++r) {
         for (const Command& c : commands) {
-            if (!run_once(c, wall, cpu)) {
+            if (!run_once(c, wall, cpu, rss)) {
                 std::fprintf(stderr, "%s: '%s' failed\n", argv[0], c.name.c_str());
                 return 1;
             }
-            std::printf("%s %lld %lld\n", c.name.c_str(), wall, cpu);
+            std::printf("%s %lld %lld %ld\n", c.name.c_str(), wall, cpu, rss);
         }
     }
     return 0;

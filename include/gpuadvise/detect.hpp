@@ -18,8 +18,9 @@ struct LocalGpu {
     std::string name;    // as reported; empty when the tool said N/A
     std::optional<std::uint64_t> memory_bytes;
     std::optional<int> pcie_gen, pcie_width;  // the link's maximum, not its current state
-    std::string pci_id;      // "1002:74a1" when the source gives it
-    std::string pci_name;    // the device's name in the built-in PCI table, if known
+    std::string pci_id;                       // "1002:74a1" when the source gives it
+    std::string pci_revision;                 // "c8" when the source gives it (AMD ids need it)
+    std::string pci_name;    // the catalog card(s) with that PCI id, set by match_to_catalog
     std::string catalog_id;  // empty when no catalog entry matches
     std::string match_note;  // how the match was made, or why there is none
 };
@@ -50,10 +51,10 @@ std::vector<int> xpu_smi_device_ids(std::string_view text);
 
 // What /sys/class/drm/cardN/device/ holds for one card (file contents as read).
 struct SysfsDrmCard {
-    std::string vendor;                       // "0x10de\n"
-    std::string device;                       // "0x2684\n"
-    std::optional<std::string> revision;      // "0xc8\n"
-    std::optional<std::string> vram_total;    // mem_info_vram_total (amdgpu only), bytes
+    std::string vendor;                         // "0x10de\n"
+    std::string device;                         // "0x2684\n"
+    std::optional<std::string> revision;        // "0xc8\n"
+    std::optional<std::string> vram_total;      // mem_info_vram_total (amdgpu only), bytes
     std::optional<std::string> max_link_speed;  // "16.0 GT/s PCIe"
     std::optional<std::string> max_link_width;  // "16"
 };
@@ -61,13 +62,13 @@ struct SysfsDrmCard {
 // display chip, virtio) are skipped.
 std::vector<LocalGpu> parse_sysfs_drm(const std::vector<SysfsDrmCard>& cards);
 
-// The marketing name of a PCI device from a small built-in table (pci.ids for
-// NVIDIA, libdrm's amdgpu.ids for AMD); several names joined by " / " when the
-// device id alone does not tell them apart; empty when unknown. Ids are hex,
-// with or without "0x".
-std::string pci_device_name(std::string_view vendor, std::string_view device, std::string_view revision = {});
+// The catalog cards whose pci_ids list this device (data/gpus.json: pci.ids
+// for NVIDIA, libdrm's amdgpu.ids for AMD, where the revision tells Radeon
+// SKUs apart). Ids are hex, with or without "0x".
+std::vector<const Gpu*> cards_with_pci_id(const Catalog& catalog, std::string_view vendor,
+                                          std::string_view device, std::string_view revision = {});
 
-// Sets catalog_id and match_note on each GPU. Names are compared without
+// Sets pci_name, catalog_id and match_note on each GPU. Names are compared without
 // vendor and marketing words ("NVIDIA GeForce RTX 4090" is "rtx 4090"); where
 // several catalog SKUs share a name (A100 40/80 GB), the reported memory picks
 // the one within 10 %. Ambiguous or unknown cards keep an empty catalog_id.

@@ -1,45 +1,86 @@
 #pragma once
-// The memory one GPU needs for a workload, as named components that add up.
+// The memory one GPU needs for a workload, as typed components that add up.
 // Two estimators: `component` (the model of docs/memory-model.md, validated
 // against measured peaks by bench/accuracy) and `doc` (the source document's
-// rule of thumb, §2.1, kept as a reference).
+// rule of thumb, §2.1, kept as a reference). Both fill the same components
+// (zero where one does not apply), so the JSON has one shape.
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 
-struct MemoryComponent {
-    std::string name;  // "weights_bytes", ... as in the JSON contract
-    std::uint64_t bytes = 0;
+// Component bytes. `runtime` is outside the framework's allocations (CUDA
+// context, the caching allocator's slack); the rest is what
+// torch.cuda.max_memory_allocated would report at the peak.
+// `requirement` is a task preset's fixed memory floor, for tasks that are not
+// modelled.
+struct Components {
+    double weights = 0, adapters = 0, gradients = 0, optimizer = 0, activations = 0, logits = 0,
+           kv_cache = 0, workspace = 0, requirement = 0, runtime = 0;
 };
 
+// The components in JSON and table order, each with its JSON key.
+struct ComponentName {
+    double Components::*member;
+    std::string_view key;    // "weights_bytes"
+    std::string_view label;  // "weights"
+};
+inline constexpr std::array<ComponentName, 10> kComponentNames{{
+    {&Components::weights, "weights_bytes", "weights"},
+    {&Components::adapters, "adapters_bytes", "adapters"},
+    {&Components::gradients, "gradients_bytes", "gradients"},
+    {&Components::optimizer, "optimizer_bytes", "optimizer"},
+    {&Components::activations, "activations_bytes", "activations"},
+    {&Components::logits, "logits_bytes", "logits"},
+    {&Components::kv_cache, "kv_cache_bytes", "kv cache"},
+    {&Components::workspace, "workspace_bytes", "workspace"},
+    {&Components::requirement, "requirement_bytes", "requirement"},
+    {&Components::runtime, "runtime_bytes", "runtime"},
+}};
+
+enum class EstimatorUsed : std::uint8_t { Component, Doc, Task };
+inline constexpr auto kEstimatorsUsed =
+    make_enum_table<EstimatorUsed>({{EstimatorUsed::Component, "component"},
+                                    {EstimatorUsed::Doc, "doc"},
+                                    {EstimatorUsed::Task, "task"}});
+
+// The most gpuadvise reports per GPU: 1 EiB. Any workload beyond it is
+// rejected with a message rather than wrapped or saturated into a "fit".
+inline constexpr double kMaxEstimateBytes = 1152921504606846976.0;  // 2^60
+
 struct MemoryEstimate {
-    std::vector<MemoryComponent> components;  // sum == per_gpu_bytes
-    std::uint64_t allocated_bytes = 0;        // framework peak, without runtime overhead
-    std::uint64_t per_gpu_bytes = 0;          // what must fit on one card
-    std::uint64_t total_bytes = 0;            // all GPUs of the plan together
+    std::array<std::uint64_t, kComponentNames.size()>
+        bytes{};                        // per component, kComponentNames order
+    std::uint64_t allocated_bytes = 0;  // framework peak, without runtime overhead
+    std::uint64_t per_gpu_bytes = 0;    // what must fit on one card (the components' sum)
+    std::uint64_t total_bytes = 0;      // all GPUs of the plan together
     std::uint64_t trainable_params = 0;
     // Paged optimizer state (bitsandbytes paged optimizers) lives in CUDA
     // unified memory: it pages out to the host under pressure, so it is not
     // part of what must fit, nor of what the allocator reports.
     std::uint64_t paged_optimizer_bytes = 0;
-    std::string estimator;
+    EstimatorUsed estimator = EstimatorUsed::Component;
     std::vector<std::string> notes;  // what the estimate leaves out or assumes
 
-    std::uint64_t component(const std::string& name) const;
+    std::uint64_t get(double Components::*member) const;
 };
 
-// Bytes per weight for a storage format, block/scale overhead included
-// (nf4: 4 bits + an fp32 absmax per 64 weights, or 8-bit absmax with double
-// quantisation; GPTQ/AWQ: fp16 scale and 4-bit zero per 128 weights).
-double weight_bytes_per_param(Quant quant, Precision precision, bool double_quant);
+// Bytes per weight for a storage format, scales included.
+double weight_bytes_per_param(const Quant& quant, Precision precision, bool double_quant);
 
+// Throws InputError when the estimate exceeds kMaxEstimateBytes.
 MemoryEstimate estimate_memory(const Workload& workload);
 MemoryEstimate estimate_memory_doc(const Workload& workload);
-// Dispatches on workload.estimator.
+// Dispatches on workload.estimator (and fixed task requirements).
 MemoryEstimate estimate(const Workload& workload);
+
+// The raw components before they are rounded into an estimate (for the
+// limits solver and the tests).
+Components component_bytes(const Workload& workload, double* trainable, double* paged);
 
 }  // namespace gpuadvise

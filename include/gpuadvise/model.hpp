@@ -10,12 +10,12 @@
 
 namespace gpuadvise {
 
-enum class MlpKind { Gated, Plain };   // SwiGLU/GeGLU (3 matrices) vs GELU/ReLU (2)
+enum class MlpKind { Gated, Plain };  // SwiGLU/GeGLU (3 matrices) vs GELU/ReLU (2)
 enum class NormKind { RmsNorm, LayerNorm };
 
 struct Architecture {
     std::string model_type = "llama";
-    std::int64_t layers = 0;        // decoder layers (per stack for encoder-decoder)
+    std::int64_t layers = 0;  // decoder layers (per stack for encoder-decoder)
     std::int64_t hidden = 0;
     std::int64_t intermediate = 0;  // FFN inner size of one branch (dense layers)
     std::int64_t heads = 0;
@@ -33,7 +33,15 @@ struct Architecture {
     bool lm_head_bias = false;  // Phi-1/2 and GPT-J heads carry a bias per vocabulary entry
     std::int64_t learned_positions = 0;  // rows of a learned position table (GPT-2, BERT)
     std::int64_t max_position = 0;
+    // Attention that keeps less than a full KV cache. `sliding_window` tokens
+    // for `sliding_layers` of the layers (all of them when the config gives a
+    // window but no layer pattern: Mistral 7B v0.1); `kv_free_layers` hold no
+    // KV cache at all (linear attention, Mamba/SSM blocks of hybrid models)
+    // but a fixed state of `state_bytes_per_layer` per sequence.
     std::int64_t sliding_window = 0;
+    std::int64_t sliding_layers = 0;
+    std::int64_t kv_free_layers = 0;
+    std::int64_t state_bytes_per_layer = 0;
     // Mixture of experts: `experts` routed experts of `moe_intermediate` each,
     // `experts_per_token` active per token, plus always-on shared experts of
     // `shared_intermediate` in total; the first `dense_layers` layers keep a dense MLP.
@@ -63,14 +71,16 @@ struct Architecture {
     std::int64_t q_dim() const { return heads * head_dim; }
     std::int64_t kv_dim() const { return kv_heads * head_dim; }
     std::int64_t total_layers() const { return layers + decoder_layers; }
+    // Layers that keep a KV cache growing with the context.
+    std::int64_t kv_layers() const;
 };
 
 // Parameters split the way memory and quantisation care about: quantised
 // formats (GPTQ, AWQ, NF4, LLM.int8) replace the linear weights of the blocks
 // and keep embeddings, head and norms in 16-bit.
 struct ParamCounts {
-    std::uint64_t embedding = 0;  // token (+ learned position) embeddings
-    std::uint64_t lm_head = 0;    // 0 when tied
+    std::uint64_t embedding = 0;      // token (+ learned position) embeddings
+    std::uint64_t lm_head = 0;        // 0 when tied
     std::uint64_t block_linear = 0;   // every linear weight of every block (all experts)
     std::uint64_t active_linear = 0;  // block linear weights one token touches
     std::uint64_t other = 0;          // norms, biases, routers, extras
@@ -87,6 +97,10 @@ void validate_architecture(const Architecture& arch, std::string_view source);
 // Parses a Hugging Face config.json (also GPT-2/NeoX/Falcon/Phi/T5/BERT
 // spellings, and Gemma 3's nested text_config).
 Architecture parse_hf_config(std::string_view json_text, std::string_view source);
+namespace json {
+class Value;
+}
+Architecture architecture_from_json(const json::Value& config, std::string_view source);
 
 // A Llama-3-style decoder with about `params` parameters (documented in
 // docs/memory-model.md): head_dim 128, 8 KV heads, FFN 3.5 x hidden,
@@ -109,7 +123,11 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
 // Finds a preset by id, alias or HF repo, forgivingly; nullptr when the name
 // does not look like any preset (the caller then tries a size like "8B").
 const ModelPreset* find_preset(const std::vector<ModelPreset>& presets, std::string_view name);
+// True when `name` reads as a parameter count ("8B", "1.5e9", "-7B" to be
+// rejected as a size) rather than as a preset name.
+bool looks_like_size(std::string_view name);
 // Throws InputError with a did-you-mean for a name that is neither a preset nor a size.
-[[noreturn]] void throw_unknown_model(const std::vector<ModelPreset>& presets, std::string_view name);
+[[noreturn]] void throw_unknown_model(const std::vector<ModelPreset>& presets,
+                                      std::string_view name);
 
 }  // namespace gpuadvise

@@ -1,24 +1,32 @@
 #pragma once
 // From a workload to a ranked list of plans (GPU x count x strategy): each
 // catalog card is tried with 1, 2, 4 and 8 GPUs, the smallest plan that fits
-// is kept (a larger one only when ranking by speed and it is faster), rules
-// reject, warn and adjust, and the survivors are ordered by --rank-by.
+// is kept (a larger one only when ranking by speed and it is clearly faster),
+// rules reject, warn and adjust, and the survivors are ordered by --rank-by.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
-#include "gpuadvise/perf.hpp"
+#include "gpuadvise/performance.hpp"
+#include "gpuadvise/platform.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 
-enum class RankBy { Value, Speed, Cost, Power, Memory };
-std::string to_string(RankBy);
-const std::vector<std::string>& rank_by_choices();
-RankBy parse_rank_by(const std::string& text);
+enum class RankBy : std::uint8_t { Value, Speed, Cost, Power, Memory };
+inline constexpr auto kRankBy = make_enum_table<RankBy>({{RankBy::Value, "value"},
+                                                         {RankBy::Speed, "speed"},
+                                                         {RankBy::Cost, "cost"},
+                                                         {RankBy::Power, "power"},
+                                                         {RankBy::Memory, "memory"}});
+inline std::string_view to_string(RankBy v) {
+    return kRankBy.name(v);
+}
+std::vector<std::string> rank_by_choices();
 
 struct RankOptions {
     RankBy rank_by = RankBy::Value;
@@ -26,11 +34,14 @@ struct RankOptions {
     std::optional<std::int64_t> fixed_gpus;  // --gpus N
     std::optional<Parallel> parallel;        // --parallel given by the user
     std::optional<double> budget_usd;
-    std::optional<std::string> vendor;
-    std::optional<std::string> segment;
+    std::optional<Vendor> vendor;
+    std::optional<Segment> segment;
     Os os = Os::Linux;
-    std::optional<TaskRequirements> task;
+    const TaskRequirements* task = nullptr;
     JobOptions job;
+    // How many of the ranked plans get their reasons, warnings and rule
+    // messages written (the ones that are shown); the rest only decide.
+    std::size_t describe_top = SIZE_MAX;
 };
 
 struct Recommendation {
@@ -42,7 +53,9 @@ struct Recommendation {
     std::uint64_t usable_bytes = 0;  // per GPU
     bool fits = false;
     std::int64_t headroom_bytes = 0;  // usable - needed, per GPU (negative when it does not fit)
+    double price_usd = 0;             // the plan's purchase price; 0 when unknown
     double score = 0;
+    double score_factor = 1;  // the product of the score rules that fired
     std::vector<RuleHit> fired;
     std::vector<std::string> reasons;   // why it ranks where it does
     std::vector<std::string> warnings;  // warn rules and workload warnings
@@ -51,11 +64,14 @@ struct Recommendation {
 
 // Evaluates one plan (used by rank, check and compare). `single` is the
 // one-GPU estimate of `base` when the caller has it (it decides between data
-// parallel and sharding); it is computed when null.
-Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count, const RankOptions& options,
-                             const MemoryEstimate* single = nullptr);
+// parallel and sharding); it is computed when null. `describe` writes the
+// reasons and rule messages.
+Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
+                             const RankOptions& options, const MemoryEstimate* single = nullptr,
+                             bool describe = true);
 
 // Every card's best plan, fitting ones first in score order, ties broken by id.
-std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog, const RankOptions& options);
+std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,
+                                 const RankOptions& options);
 
 }  // namespace gpuadvise

@@ -1,36 +1,52 @@
 #pragma once
-// The rule engine: one registry of declarative rules (id, kind, what it checks,
-// message with the numbers). Adding a rule is adding one entry in rules.cpp;
-// `gpuadvise rules` lists them.
+// The rule engine: one registry of rules (id, kind, what it checks, the
+// message with its numbers). The logic is code; the numbers it compares
+// against are data (data/rules.json, each with its source), listed by
+// `gpuadvise rules`. Adding a rule is one registry entry plus its data row;
+// tests/unit/rules_test.cpp requires a case where it fires and one where it
+// stays quiet for every id.
 #include <cstdint>
-#include <functional>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
-#include "gpuadvise/perf.hpp"
+#include "gpuadvise/performance.hpp"
+#include "gpuadvise/platform.hpp"
+#include "gpuadvise/task.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 
-enum class RuleKind { Reject, Warn, Tip, Score };
-std::string to_string(RuleKind);
+enum class RuleKind : std::uint8_t { Reject, Warn, Tip, Score };
+inline constexpr auto kRuleKinds = make_enum_table<RuleKind>({{RuleKind::Reject, "reject"},
+                                                              {RuleKind::Warn, "warn"},
+                                                              {RuleKind::Tip, "tip"},
+                                                              {RuleKind::Score, "score"}});
+inline std::string_view to_string(RuleKind v) {
+    return kRuleKinds.name(v);
+}
 
-enum class Os { Linux, Windows, Wsl };
-std::optional<Os> parse_os(const std::string& text);
-// Memory the OS keeps from the GPU: Windows reserves 1-2 GB for the display
-// (document §2.1; we take 1.5 GiB), WSL shares the Windows driver's reservation.
-std::uint64_t os_reserved_bytes(Os os);
-
-// Requirements a task preset adds on top of the memory model (document §6).
-struct TaskRequirements {
-    std::string id;
-    std::uint64_t min_memory_bytes = 0;
-    double min_bandwidth_gbps = 0;
-    bool needs_nvlink = false;
-    bool needs_av1 = false;
+struct Threshold {
+    std::string_view name;
+    double value = 0;
+    std::string_view source;
+};
+struct RuleMessage {
+    SoftwarePlatform platform = SoftwarePlatform::Cuda;
+    std::string_view text;
+};
+// A rule's row of data/rules.json.
+struct RuleData {
+    std::string_view id;
+    std::span<const Threshold> thresholds;
+    std::span<const RuleMessage> messages;
+    // The threshold named `name`; a rule asking for one its row lacks is a bug
+    // the build-time check reports.
+    double get(std::string_view name) const;
 };
 
 // Everything a rule may look at for one plan.
@@ -40,31 +56,34 @@ struct PlanContext {
     const MemoryEstimate& memory;
     const Performance& performance;
     std::uint64_t usable_bytes;  // card memory minus OS reservation (per GPU)
-    std::optional<TaskRequirements> task;
+    const TaskRequirements* task = nullptr;
     std::optional<double> budget_usd;
+    double plan_price_usd = 0;  // 0 = unknown
+    // false while ranking: rules only decide; the messages of the plans that
+    // are shown are formatted in a second pass.
+    bool describe = true;
 };
 
 struct Rule {
-    std::string id;
+    std::string_view id;
     RuleKind kind;
-    std::string description;
-    // Returns the message (with numbers) when the rule fires.
-    std::function<std::optional<std::string>(const PlanContext&)> check;
-    double score_factor = 1.0;  // for Score rules: multiplies the plan's score
+    std::string_view description;
+    // The message (with numbers) when the rule fires; an empty message when
+    // it fires and context.describe is false.
+    std::optional<std::string> (*check)(const PlanContext&, const RuleData&);
 };
 
 struct RuleHit {
-    std::string id;
+    std::string_view id;
     RuleKind kind;
     std::string message;
     double score_factor = 1.0;
 };
 
 const std::vector<Rule>& rule_registry();
+const RuleData& rule_data(std::string_view id);
 std::vector<RuleHit> evaluate_rules(const PlanContext& context);
 
-// Usable memory of one card under an OS: Apple's unified memory lets the GPU
-// wire about 75 % by default (Metal's recommendedMaxWorkingSetSize).
-std::uint64_t usable_memory(const Gpu& gpu, Os os);
+Parsed<RuleData> parse_rule_data(std::string_view text, std::string_view source);
 
 }  // namespace gpuadvise

@@ -1,29 +1,45 @@
 #pragma once
-// The source document's decision table (§6) as task presets: each row names
-// a workload (or, for non-LLM tasks, a memory floor) and the constraints the
-// document derives for it, so `--task full-13b` reproduces its reasoning with
-// correct specs.
+// The source document's decision table (§6 of "Best GPUs for AI and Deep
+// Learning", the article gpuadvise was built from) as data (data/tasks.json):
+// each row names a workload (or, for tasks that are not language models, a
+// memory floor) and the constraints the document derives for it, so
+// `--task full-13b` reproduces its reasoning with correct specs and shows the
+// document's own pick next to ours.
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "gpuadvise/rules.hpp"
+#include "gpuadvise/json.hpp"
 
 namespace gpuadvise {
 
-struct TaskPreset {
-    std::string id;
-    std::string description;
-    std::optional<std::string> model;   // workload defaults for LLM tasks
-    std::optional<std::string> method;
-    TaskRequirements requirements;
-    std::string document_pick;  // the card the document recommends, for comparison
+// Requirements a task adds on top of the memory model.
+struct TaskRequirements {
+    std::string_view id;
+    std::uint64_t min_memory_bytes = 0;
+    double min_bandwidth_gbps = 0;
+    bool needs_fast_link = false;
+    bool needs_av1 = false;
 };
 
-const std::vector<TaskPreset>& task_presets();
-const std::vector<std::string>& task_choices();
-// Throws InputError with a did-you-mean for unknown names.
-const TaskPreset& find_task(std::string_view name);
+struct TaskPreset {
+    std::string_view id;
+    std::string_view description;
+    std::optional<std::string_view> model;  // workload defaults for language-model tasks
+    std::optional<std::string_view> method;
+    TaskRequirements requirements;
+    std::string_view document_pick;    // a catalog id
+    std::string_view document_reason;  // the document's words for why
+};
+
+std::span<const TaskPreset> task_presets();
+std::vector<std::string> task_choices();
+// Throws InputError naming `what` with a did-you-mean for unknown names.
+const TaskPreset& find_task(std::string_view name, std::string_view what = "--task");
+
+Parsed<TaskPreset> parse_tasks(std::string_view text, std::string_view source);
 
 }  // namespace gpuadvise

@@ -28,6 +28,9 @@ std::int64_t parse_positive_int(std::string_view text, std::string_view flag, st
 
 // A strictly positive, finite real number.
 double parse_positive_real(std::string_view text, std::string_view flag);
+// A finite real number in [min, max] (bounds documented with each flag).
+double parse_real_in(std::string_view text, std::string_view flag, double min, double max,
+                     std::string_view example);
 
 // "21.6 GiB" style, one decimal; bytes are always shown with their unit.
 std::string format_gib(std::uint64_t bytes);

@@ -1,72 +1,151 @@
 #pragma once
-// A workload: what the user wants to run, normalised. `WorkloadRequest` holds
-// the raw values as typed (every field optional), `resolve_workload` parses and
-// checks them, fills the defaults and records where each default came from, so
-// that the CLI, `batch` lines and the fuzzers all share one path.
+// A workload: what the user wants to run, normalised. A `Request` (fields.hpp)
+// holds the values as given with their origin; `resolve_workload` parses and
+// checks them in phases (model, formats, applicability, training, tokens,
+// LoRA, GPUs), fills the defaults and records where each default came from,
+// so the CLI, `batch` lines and the fuzzers all share one path.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gpuadvise/engines.hpp"
+#include "gpuadvise/enum_table.hpp"
+#include "gpuadvise/fields.hpp"
 #include "gpuadvise/model.hpp"
+#include "gpuadvise/quant.hpp"
+#include "gpuadvise/task.hpp"
 
 namespace gpuadvise {
 
-enum class Method { Inference, Full, Lora, Qlora };
-enum class Precision { Fp32, Fp16, Bf16 };
-enum class Quant { None, Int8, Int4, Nf4, Fp4, GptqInt4, GptqInt8, AwqInt4, Fp8, Q4_0, Q4_K_M, Q5_K_M, Q6_K, Q8_0 };
-// Inference engines differ in kernels and per-step overhead (perf.cpp).
-enum class Engine { Vllm, TensorrtLlm, LlamaCpp, Exllamav2, Autoawq, Pytorch, Transformers, Litgpt };
-enum class MixedPrecision { Amp, Pure };
-enum class Optimizer { AdamW, AdamW8bit, PagedAdamW8bit, PagedAdamW32bit, Sgd, SgdMomentum, Adafactor, Lion };
-enum class KvDtype { Fp32, Fp16, Bf16, Fp8, Int8 };
-enum class Parallel { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
-enum class Estimator { Component, Doc };
+enum class Method : std::uint8_t { Inference, Full, Lora, Qlora };
+enum class Precision : std::uint8_t { Fp32, Fp16, Bf16 };
+enum class MixedPrecision : std::uint8_t { Amp, Pure };
+enum class Optimizer : std::uint8_t {
+    AdamW,
+    AdamW8bit,
+    PagedAdamW8bit,
+    PagedAdamW32bit,
+    Sgd,
+    SgdMomentum,
+    Adafactor,
+    Lion
+};
+enum class KvDtype : std::uint8_t { Fp32, Fp16, Bf16, Fp8, Int8, Q8_0, Q4_0 };
+enum class Parallel : std::uint8_t { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
+enum class Estimator : std::uint8_t { Component, Doc };
+enum class LoraTarget : std::uint8_t { Q, K, V, O, Gate, Up, Down, LmHead };
+// Where the model came from.
+enum class ModelOrigin : std::uint8_t { Size, Preset, HfConfig, Gguf, Safetensors, Task };
 
-std::string to_string(Method);
-std::string to_string(Precision);
-std::string to_string(Quant);
-std::string to_string(MixedPrecision);
-std::string to_string(Optimizer);
-std::string to_string(KvDtype);
-std::string to_string(Parallel);
-std::string to_string(Estimator);
-std::string to_string(Engine);
-const std::vector<std::string>& engine_choices();
-// GGUF block formats quantise every tensor, embeddings included.
-bool is_gguf(Quant q);
+inline constexpr auto kMethods = make_enum_table<Method>({{Method::Inference, "inference"},
+                                                          {Method::Lora, "lora"},
+                                                          {Method::Qlora, "qlora"},
+                                                          {Method::Full, "full"}});
+inline constexpr auto kPrecisions = make_enum_table<Precision>(
+    {{Precision::Fp32, "fp32"}, {Precision::Fp16, "fp16"}, {Precision::Bf16, "bf16"}});
+inline constexpr auto kMixedPrecisions =
+    make_enum_table<MixedPrecision>({{MixedPrecision::Amp, "amp"}, {MixedPrecision::Pure, "pure"}});
+inline constexpr auto kOptimizers =
+    make_enum_table<Optimizer>({{Optimizer::AdamW, "adamw"},
+                                {Optimizer::AdamW8bit, "adamw-8bit"},
+                                {Optimizer::PagedAdamW8bit, "paged-adamw-8bit"},
+                                {Optimizer::PagedAdamW32bit, "paged-adamw-32bit"},
+                                {Optimizer::Sgd, "sgd"},
+                                {Optimizer::SgdMomentum, "sgd-momentum"},
+                                {Optimizer::Adafactor, "adafactor"},
+                                {Optimizer::Lion, "lion"}});
+inline constexpr auto kKvDtypes = make_enum_table<KvDtype>({{KvDtype::Fp32, "fp32"},
+                                                            {KvDtype::Fp16, "fp16"},
+                                                            {KvDtype::Bf16, "bf16"},
+                                                            {KvDtype::Fp8, "fp8"},
+                                                            {KvDtype::Int8, "int8"},
+                                                            {KvDtype::Q8_0, "q8_0"},
+                                                            {KvDtype::Q4_0, "q4_0"}});
+inline constexpr auto kParallels = make_enum_table<Parallel>({{Parallel::None, "none"},
+                                                              {Parallel::Ddp, "ddp"},
+                                                              {Parallel::Fsdp, "fsdp"},
+                                                              {Parallel::Zero2, "zero2"},
+                                                              {Parallel::Zero3, "zero3"},
+                                                              {Parallel::Tp, "tp"},
+                                                              {Parallel::Pp, "pp"}});
+inline constexpr auto kEstimators =
+    make_enum_table<Estimator>({{Estimator::Component, "component"}, {Estimator::Doc, "doc"}});
+inline constexpr auto kLoraTargets = make_enum_table<LoraTarget>({{LoraTarget::Q, "q"},
+                                                                  {LoraTarget::K, "k"},
+                                                                  {LoraTarget::V, "v"},
+                                                                  {LoraTarget::O, "o"},
+                                                                  {LoraTarget::Gate, "gate"},
+                                                                  {LoraTarget::Up, "up"},
+                                                                  {LoraTarget::Down, "down"},
+                                                                  {LoraTarget::LmHead, "lm_head"}});
+inline constexpr auto kModelOrigins =
+    make_enum_table<ModelOrigin>({{ModelOrigin::Size, "size"},
+                                  {ModelOrigin::Preset, "preset"},
+                                  {ModelOrigin::HfConfig, "hf-config"},
+                                  {ModelOrigin::Gguf, "gguf"},
+                                  {ModelOrigin::Safetensors, "safetensors"},
+                                  {ModelOrigin::Task, "task"}});
 
-// Choices as spelled on the command line, for --help, completions and errors.
-const std::vector<std::string>& method_choices();
-const std::vector<std::string>& precision_choices();
-const std::vector<std::string>& quant_choices();
-const std::vector<std::string>& optimizer_choices();
-const std::vector<std::string>& parallel_choices();
+inline std::string_view to_string(Method v) {
+    return kMethods.name(v);
+}
+inline std::string_view to_string(Precision v) {
+    return kPrecisions.name(v);
+}
+inline std::string_view to_string(MixedPrecision v) {
+    return kMixedPrecisions.name(v);
+}
+inline std::string_view to_string(Optimizer v) {
+    return kOptimizers.name(v);
+}
+inline std::string_view to_string(KvDtype v) {
+    return kKvDtypes.name(v);
+}
+inline std::string_view to_string(Parallel v) {
+    return kParallels.name(v);
+}
+inline std::string_view to_string(Estimator v) {
+    return kEstimators.name(v);
+}
+inline std::string_view to_string(LoraTarget v) {
+    return kLoraTargets.name(v);
+}
+inline std::string_view to_string(ModelOrigin v) {
+    return kModelOrigins.name(v);
+}
 
-bool is_training(Method m);
-
-// LoRA target modules of a decoder block.
-enum class LoraTarget { Q, K, V, O, Gate, Up, Down, LmHead };
-std::string to_string(LoraTarget);
+inline bool is_training(Method m) {
+    return m != Method::Inference;
+}
+// Bytes per element of a KV cache dtype (q8_0/q4_0: ggml blocks of 32 with an fp16 scale).
+double kv_dtype_bytes(KvDtype k);
 
 // A model read from files on disk (GGUF, safetensors, a Hugging Face folder):
 // exact parameter count and weight bytes, and the shape when the files give it.
 struct ModelFile {
     std::string source;  // the path, for messages
-    std::string format;  // "gguf" | "safetensors"
+    ModelOrigin format = ModelOrigin::Gguf;
     std::optional<Architecture> arch;
     std::uint64_t params = 0;
     std::uint64_t weight_bytes = 0;
     std::string quantization;  // "Q4_K", "BF16", ...
 };
 
+// What the CLI read from files for the model flags (the core does no I/O).
+struct ModelInputs {
+    std::optional<std::string> hf_config_text;
+    std::string hf_config_source = "config.json";
+    std::optional<ModelFile> model_file;
+};
+
 struct Model {
-    std::string name;    // as given: "8B", "llama-3.1-8b", "config.json", a file, or a task id
-    std::string origin;  // "size" | "preset" | "hf-config" | "gguf" | "safetensors" | "task"
+    std::string name;  // as given: "8B", "llama-3.1-8b", "config.json", a file, or a task id
+    ModelOrigin origin = ModelOrigin::Size;
     Architecture arch;
-    std::uint64_t params = 0;         // total parameters
-    std::uint64_t active_params = 0;  // per token (differs for MoE)
+    std::uint64_t params = 0;                   // total parameters
+    std::uint64_t active_params = 0;            // per token (differs for MoE)
     std::optional<std::uint64_t> weight_bytes;  // exact, from a model file
     std::string file_quantization;
 };
@@ -75,7 +154,7 @@ struct Workload {
     Model model;
     Method method = Method::Inference;
     Precision precision = Precision::Bf16;
-    Quant quant = Quant::None;
+    Quant quant;
     bool double_quant = false;
     MixedPrecision mixed = MixedPrecision::Amp;
     Optimizer optimizer = Optimizer::AdamW;
@@ -93,10 +172,12 @@ struct Workload {
     std::int64_t gpus = 1;
     Parallel parallel = Parallel::None;
     Estimator estimator = Estimator::Component;
-    Engine engine = Engine::Vllm;  // inference only
+    const Engine* engine = nullptr;  // inference only
+    bool engine_given = false;       // chosen by the user rather than by default
     // A memory need given directly instead of modelled (non-LLM task presets
     // such as the document's SDXL row): the requirement is this many bytes.
     std::optional<std::uint64_t> fixed_bytes;
+    const TaskPreset* task = nullptr;
     // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
     std::vector<std::string> assumed;
     // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").
@@ -105,23 +186,14 @@ struct Workload {
     bool trains() const { return !fixed_bytes && is_training(method); }
     bool is_fixed() const { return fixed_bytes.has_value(); }
     bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }
+    bool targets(LoraTarget t) const;
 };
 
-struct WorkloadRequest {
-    std::optional<std::string> model;          // size or preset name
-    std::optional<std::string> hf_config_text; // contents of --hf-config
-    std::string hf_config_source = "config.json";
-    std::optional<ModelFile> model_file;  // --gguf, --safetensors, --model-dir
-    std::optional<std::string> method, precision, quant, mixed, optimizer, kv_dtype, parallel, estimator, engine;
-    std::optional<std::string> batch, seq, prompt, gen, lora_rank, lora_targets, gpus;
-    std::optional<bool> grad_ckpt, flash_attn, double_quant, optimizer_in_backward, chunked_loss;
-    // A requirement given directly (task presets without a model); no other
-    // workload flag may then be given.
-    std::optional<std::uint64_t> fixed_bytes;
-    std::string fixed_label;
-};
+// Parses and checks every workload field of `request`; throws InputError
+// naming the field's origin. `inputs` holds what the CLI read from files.
+Workload resolve_workload(const Request& request, const ModelInputs& inputs,
+                          const std::vector<ModelPreset>& presets);
 
-// Parses and checks every field; throws InputError naming the flag.
-Workload resolve_workload(const WorkloadRequest& request, const std::vector<ModelPreset>& presets);
+std::string lora_targets_text(const Workload& w);
 
 }  // namespace gpuadvise

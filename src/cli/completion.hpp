@@ -1,15 +1,15 @@
 #pragma once
 // Shell completions (bash, zsh, fish) and the man page, generated from the
-// CLI11 definition itself so they cannot fall behind the flags.
+// command table and the field table, so they cannot fall behind the flags;
+// the README's flag table likewise.
 #include <string>
-
-namespace CLI {
-class App;
-}
 
 namespace gpuadvise::cli {
 
-std::string completion_script(const CLI::App& app, const std::string& shell);
-std::string man_page(const CLI::App& app);
+std::string completion_script(const std::string& shell);
+std::string man_page();
+// The flags as one Markdown table (README.md's flag reference; the readme_flags
+// test checks that the README holds exactly this).
+std::string flags_markdown();
 
 }  // namespace gpuadvise::cli

@@ -1,14 +1,21 @@
-// Build-time tool: parses data/gpus.json with the same validating parser the
-// program uses for user catalogs, and writes C++ that constructs the Catalog
-// directly, so the embedded catalog costs no JSON parsing at start-up.
-// Usage: gpuadvise_gen_catalog data/gpus.json OUTPUT.cpp
+// Build-time tool: parses data/gpus.json, quants.json, engines.json,
+// tasks.json and rules.json with the same validating parsers the program uses,
+// and writes them as C++ constant data (string literals, constexpr arrays), so
+// the embedded tables cost neither JSON parsing nor allocations at start-up.
+// A bad data file fails the build with the parser's message. A unit test
+// checks that every generated table equals a runtime parse of its file.
+// Usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES OUTPUT.cpp
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/engines.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/quant.hpp"
+#include "gpuadvise/rules.hpp"
+#include "gpuadvise/task.hpp"
 
 namespace {
 
@@ -16,18 +23,10 @@ using namespace gpuadvise;
 
 // Raw string literals keep every byte; the delimiter never occurs in the data
 // (checked).
-std::string str(const std::string& s) {
-    if (s.find(")gx\"") != std::string::npos) throw std::runtime_error("delimiter inside a catalog string");
-    return "R\"gx(" + s + ")gx\"";
-}
-
-template <typename T>
-std::string num(const std::optional<T>& v) {
-    if (!v) return "std::nullopt";
-    std::ostringstream o;
-    o.precision(17);
-    o << *v;
-    return o.str();
+std::string str(std::string_view s) {
+    if (s.find(")gx\"") != std::string_view::npos)
+        throw std::runtime_error("delimiter inside a catalog string");
+    return "std::string_view(R\"gx(" + std::string(s) + ")gx\")";
 }
 
 std::string num(double v) {
@@ -37,79 +36,232 @@ std::string num(double v) {
     return o.str();
 }
 
-std::string strings(const std::vector<std::string>& v) {
-    std::string out = "{";
-    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + str(v[i]);
-    return out + "}";
+template <typename T>
+std::string opt(const std::optional<T>& v) {
+    if (!v) return "std::nullopt";
+    if constexpr (std::is_same_v<T, bool>)
+        return *v ? "true" : "false";
+    else if constexpr (std::is_same_v<T, std::string_view>)
+        return str(*v);
+    else if constexpr (std::is_floating_point_v<T>)
+        return num(*v);
+    else
+        return std::to_string(*v) + "LL";
 }
 
-std::string opt_str(const std::optional<std::string>& v) { return v ? "std::optional<std::string>(" + str(*v) + ")" : "std::nullopt"; }
+std::string price(const std::optional<Price>& p) {
+    if (!p) return "std::nullopt";
+    return "Price{" + num(p->usd) + ", PriceKind(" + std::to_string(static_cast<int>(p->kind)) +
+           "), " + str(p->date) + ", " + str(p->source) + "}";
+}
 
-std::string opt_bool(const std::optional<bool>& v) { return v ? (*v ? "std::optional<bool>(true)" : "std::optional<bool>(false)") : "std::nullopt"; }
+template <typename E>
+std::string enum_value(const char* type, E v) {
+    return std::string(type) + "(" + std::to_string(static_cast<int>(v)) + ")";
+}
+
+// Writes `name[]` for a list and returns the span expression.
+std::string list(std::ostringstream& defs, const std::string& name,
+                 std::span<const std::string_view> items) {
+    if (items.empty()) return "{}";
+    defs << "constexpr std::string_view " << name << "[] = {";
+    for (std::size_t i = 0; i < items.size(); ++i) defs << (i ? ", " : "") << str(items[i]);
+    defs << "};\n";
+    return "std::span<const std::string_view>(" + name + ")";
+}
+
+std::string read(const char* path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(std::string("cannot read ") + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string catalog_code(const Catalog& c) {
+    std::ostringstream defs, gpus;
+    for (std::size_t i = 0; i < c.gpus.size(); ++i) {
+        const Gpu& g = c.gpus[i];
+        const std::string n = std::to_string(i);
+        const auto& t = g.tflops;
+        gpus << "    Gpu{" << str(g.id) << ", " << enum_value("Vendor", g.vendor) << ", "
+             << str(g.name) << ", " << list(defs, "kAliases" + n, g.aliases) << ", "
+             << enum_value("Segment", g.segment) << ", " << str(g.architecture) << ", "
+             << str(g.arch_family) << ", " << opt(g.launch_year) << ", " << g.memory_bytes
+             << "ULL, " << str(g.memory_type) << ", " << num(g.memory_bandwidth_gbps) << ", "
+             << (g.unified_memory ? "true" : "false") << ", " << opt(g.ecc) << ",\n        Tflops{"
+             << opt(t.fp32) << ", " << opt(t.tf32) << ", " << opt(t.fp16) << ", " << opt(t.bf16)
+             << ", " << opt(t.fp8) << ", " << opt(t.fp4) << ", " << opt(t.int8) << "}, "
+             << num(g.sparsity_multiplier) << ", " << opt(g.tdp_watts) << ", " << opt(g.pcie_gen)
+             << ", " << opt(g.pcie_lanes) << ", " << opt(g.pcie_p2p) << ",\n        Link{"
+             << enum_value("LinkType", g.link.type) << ", " << opt(g.link.gbps) << ", "
+             << g.link.max_gpus << ", " << enum_value("LinkTopology", g.link.topology) << "}, "
+             << enum_value("FormFactor", g.form) << ", " << str(g.form_factor) << ", "
+             << enum_value("SoftwarePlatform", g.platform) << ", " << opt(g.compute_capability)
+             << ", " << opt(g.gfx_target) << ", " << opt(g.min_stack) << ", " << opt(g.av1_encode)
+             << ", " << opt(g.nvenc) << ",\n        " << price(g.price) << ", "
+             << price(g.launch_price) << ", " << opt(g.region) << ", "
+             << (g.cloud_only ? "true" : "false") << ", " << list(defs, "kPciIds" + n, g.pci_ids)
+             << ", " << list(defs, "kSources" + n, g.sources) << ", "
+             << enum_value("Confidence", g.confidence) << ", " << str(g.notes) << "},\n";
+    }
+    std::ostringstream out;
+    out << defs.str() << "\nconstexpr Gpu kGpus[] = {\n"
+        << gpus.str() << "};\n\nconstexpr NameEntry kNames[] = {\n";
+    for (const NameEntry& e : c.names) out << "    {" << str(e.key) << ", " << e.gpu << "},\n";
+    out << "};\n\nconstexpr std::string_view kCatalogDate = " << str(c.date) << ";\n";
+    return out.str();
+}
+
+std::string quants_code(const std::vector<QuantFormat>& rows) {
+    std::ostringstream defs, body;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const QuantFormat& f = rows[i];
+        body << "    QuantFormat{" << str(f.id) << ", " << str(f.name) << ", "
+             << list(defs, "kQuantAliases" + std::to_string(i), f.aliases) << ", "
+             << enum_value("QuantFamily", f.family) << ", " << num(f.value_bits) << ", "
+             << num(f.group) << ", " << num(f.group_overhead_bits) << ", "
+             << opt(f.double_quant_overhead_bits) << ", "
+             << (f.quantizes_embeddings ? "true" : "false") << ", "
+             << (f.trainable_base ? "true" : "false") << ", "
+             << enum_value("QuantParameter", f.parameter) << ", " << num(f.parameter_min) << ", "
+             << num(f.parameter_max) << ", " << str(f.tensor_path) << ", "
+             << num(f.dequant_time_factor) << ", " << str(f.source) << "},\n";
+    }
+    return defs.str() + "\nconstexpr QuantFormat kQuants[] = {\n" + body.str() + "};\n";
+}
+
+std::string engines_code(const std::vector<Engine>& rows) {
+    std::ostringstream defs, body;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Engine& e = rows[i];
+        const std::string n = std::to_string(i);
+        std::ostringstream backends;
+        for (std::size_t k = 0; k < e.backends.size(); ++k) {
+            const EngineBackend& b = e.backends[k];
+            backends << "    EngineBackend{" << enum_value("SoftwarePlatform", b.platform) << ", "
+                     << enum_value("Support", b.support) << ", " << num(b.min_compute_capability)
+                     << ", " << list(defs, "kGfx" + n + "_" + std::to_string(k), b.gfx) << ", "
+                     << str(b.note) << ", " << str(b.source) << "},\n";
+        }
+        defs << "constexpr EngineBackend kBackends" << n << "[] = {\n" << backends.str() << "};\n";
+        defs << "constexpr QuantFamily kFormats" << n << "[] = {";
+        for (std::size_t k = 0; k < e.formats.size(); ++k)
+            defs << (k ? ", " : "") << enum_value("QuantFamily", e.formats[k]);
+        defs << "};\n";
+        body << "    Engine{" << str(e.id) << ", " << str(e.name) << ", "
+             << list(defs, "kEngineAliases" + n, e.aliases) << ", "
+             << (e.inference ? "true" : "false") << ", " << num(e.bandwidth_efficiency) << ", "
+             << num(e.layer_overhead_s) << ", " << num(e.prefill_efficiency) << ", "
+             << (e.calibrated ? "true" : "false") << ", " << str(e.evidence) << ", "
+             << enum_value("MultiGpu", e.multi_gpu) << ", " << enum_value("MemoryPolicy", e.memory)
+             << ", std::span<const EngineBackend>(kBackends" << n
+             << "), std::span<const QuantFamily>(kFormats" << n << "), "
+             << list(defs, "kKv" + n, e.kv_dtypes) << ", " << str(e.source) << "},\n";
+    }
+    return defs.str() + "\nconstexpr Engine kEngines[] = {\n" + body.str() + "};\n";
+}
+
+std::string tasks_code(const std::vector<TaskPreset>& rows) {
+    std::ostringstream body;
+    for (const TaskPreset& t : rows) {
+        const TaskRequirements& r = t.requirements;
+        body << "    TaskPreset{" << str(t.id) << ", " << str(t.description) << ", " << opt(t.model)
+             << ", " << opt(t.method) << ", TaskRequirements{" << str(r.id) << ", "
+             << r.min_memory_bytes << "ULL, " << num(r.min_bandwidth_gbps) << ", "
+             << (r.needs_fast_link ? "true" : "false") << ", " << (r.needs_av1 ? "true" : "false")
+             << "}, " << str(t.document_pick) << ", " << str(t.document_reason) << "},\n";
+    }
+    return "\nconstexpr TaskPreset kTasks[] = {\n" + body.str() + "};\n";
+}
+
+std::string rules_code(const std::vector<RuleData>& rows) {
+    std::ostringstream defs, body;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const RuleData& d = rows[i];
+        const std::string n = std::to_string(i);
+        std::string thresholds = "{}", messages = "{}";
+        if (!d.thresholds.empty()) {
+            defs << "constexpr Threshold kThresholds" << n << "[] = {";
+            for (const Threshold& t : d.thresholds)
+                defs << "{" << str(t.name) << ", " << num(t.value) << ", " << str(t.source)
+                     << "}, ";
+            defs << "};\n";
+            thresholds = "std::span<const Threshold>(kThresholds" + n + ")";
+        }
+        if (!d.messages.empty()) {
+            defs << "constexpr RuleMessage kMessages" << n << "[] = {";
+            for (const RuleMessage& m : d.messages)
+                defs << "{" << enum_value("SoftwarePlatform", m.platform) << ", " << str(m.text)
+                     << "}, ";
+            defs << "};\n";
+            messages = "std::span<const RuleMessage>(kMessages" + n + ")";
+        }
+        body << "    RuleData{" << str(d.id) << ", " << thresholds << ", " << messages << "},\n";
+    }
+    return defs.str() + "\nconstexpr RuleData kRuleData[] = {\n" + body.str() + "};\n";
+}
+
+// The JSON text too: --catalog-merge patches the embedded catalog's JSON, and
+// the tests parse each file to compare it with the generated table.
+std::string text_constant(const char* name, const std::string& text) {
+    if (text.find(")gpuadvise_json\"") != std::string::npos)
+        throw std::runtime_error("delimiter inside a data file");
+    std::string out =
+        "std::string_view " + std::string(name) + "() {\n    static constexpr char text[] = ";
+    // Long literals are split: compilers limit one string literal's length.
+    constexpr std::size_t kChunk = 60000;
+    for (std::size_t i = 0; i < text.size(); i += kChunk)
+        out += "R\"gpuadvise_json(" + text.substr(i, kChunk) + ")gpuadvise_json\"\n        ";
+    if (text.empty()) out += "\"\"";
+    return out + ";\n    return {text, sizeof(text) - 1};\n}\n";
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::cerr << "usage: gpuadvise_gen_catalog GPUS_JSON OUTPUT_CPP\n";
+    if (argc != 8) {
+        std::cerr
+            << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS OUTPUT_CPP\n";
         return 2;
     }
-    std::ifstream in(argv[1], std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    Catalog c;
+    std::ostringstream out;
     try {
-        c = parse_catalog(text.str(), "data/gpus.json");
-    } catch (const InputError& e) {
-        std::cerr << "gpuadvise_gen_catalog: " << e.what() << "\n";
+        const std::string gpus = read(argv[1]), quants = read(argv[2]), engines = read(argv[3]),
+                          tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]);
+        const Catalog c = parse_catalog(gpus, "data/gpus.json");
+        const auto q = parse_quant_formats(quants, "data/quants.json");
+        const auto e = parse_engines(engines, "data/engines.json");
+        const auto t = parse_tasks(tasks, "data/tasks.json");
+        const auto r = parse_rule_data(rules, "data/rules.json");
+        // Presets are parsed at run time, but a bad one must fail the build.
+        parse_model_presets(models, "data/models.json");
+        // A task's pick must be a card of the catalog.
+        for (const TaskPreset& task : t.rows)
+            resolve_gpu(c, task.document_pick, "data/tasks.json document_pick");
+        out << "// Generated by src/tools/gen_data.cpp from data/*.json; do not edit.\n"
+            << "#include \"gpuadvise/embedded.hpp\"\n\nnamespace gpuadvise::embedded {\nnamespace "
+               "{\n\n"
+            << catalog_code(c) << quants_code(q.rows) << engines_code(e.rows) << tasks_code(t.rows)
+            << rules_code(r.rows) << "\n}  // namespace\n\n"
+            << "Catalog build_catalog() {\n    Catalog c;\n    c.source = "
+               "std::string(kGpusSource);\n"
+            << "    c.date = kCatalogDate;\n    c.gpus.assign(std::begin(kGpus), "
+               "std::end(kGpus));\n"
+            << "    c.names.assign(std::begin(kNames), std::end(kNames));\n    return c;\n}\n\n"
+            << "std::span<const QuantFormat> quant_formats() { return kQuants; }\n"
+            << "std::span<const Engine> engines() { return kEngines; }\n"
+            << "std::span<const TaskPreset> tasks() { return kTasks; }\n"
+            << "std::span<const RuleData> rule_data() { return kRuleData; }\n\n"
+            << text_constant("gpus_json", gpus) << text_constant("models_json", models)
+            << text_constant("quants_json", quants) << text_constant("engines_json", engines)
+            << text_constant("tasks_json", tasks) << text_constant("rules_json", rules)
+            << "\n}  // namespace gpuadvise::embedded\n";
+    } catch (const std::exception& ex) {
+        std::cerr << "gpuadvise_gen_data: " << ex.what() << "\n";
         return 1;
     }
-    std::ostringstream out;
-    out << "// Generated by src/tools/gen_catalog.cpp from data/gpus.json; do not edit.\n"
-        << "#include \"gpuadvise/embedded.hpp\"\n\nnamespace gpuadvise::embedded {\n\n"
-        << "Catalog build_catalog() {\n    Catalog c;\n    c.source = std::string(kGpusSource);\n    c.date = " << str(c.date)
-        << ";\n    c.gpus.reserve(" << c.gpus.size() << ");\n";
-    for (const Gpu& g : c.gpus) {
-        out << "    {\n        Gpu g;\n"
-            << "        g.id = " << str(g.id) << ";\n"
-            << "        g.vendor = " << str(g.vendor) << ";\n"
-            << "        g.name = " << str(g.name) << ";\n"
-            << "        g.aliases = " << strings(g.aliases) << ";\n"
-            << "        g.segment = " << str(g.segment) << ";\n"
-            << "        g.architecture = " << str(g.architecture) << ";\n"
-            << "        g.arch_family = " << str(g.arch_family) << ";\n"
-            << "        g.launch_year = " << num(g.launch_year) << ";\n"
-            << "        g.memory_bytes = " << g.memory_bytes << "ULL;\n"
-            << "        g.memory_type = " << str(g.memory_type) << ";\n"
-            << "        g.memory_bandwidth_gbps = " << num(g.memory_bandwidth_gbps) << ";\n"
-            << "        g.unified_memory = " << (g.unified_memory ? "true" : "false") << ";\n"
-            << "        g.ecc = " << opt_bool(g.ecc) << ";\n"
-            << "        g.tflops = {" << num(g.tflops.fp32) << ", " << num(g.tflops.tf32) << ", " << num(g.tflops.fp16)
-            << ", " << num(g.tflops.bf16) << ", " << num(g.tflops.fp8) << ", " << num(g.tflops.int8) << "};\n"
-            << "        g.sparsity_multiplier = " << num(g.sparsity_multiplier) << ";\n"
-            << "        g.tdp_watts = " << num(g.tdp_watts) << ";\n"
-            << "        g.pcie_gen = " << num(g.pcie_gen) << ";\n"
-            << "        g.pcie_lanes = " << num(g.pcie_lanes) << ";\n"
-            << "        g.interconnect_type = " << str(g.interconnect_type) << ";\n"
-            << "        g.interconnect_gbps = " << num(g.interconnect_gbps) << ";\n"
-            << "        g.interconnect_max_gpus = " << g.interconnect_max_gpus << ";\n"
-            << "        g.form_factor = " << str(g.form_factor) << ";\n"
-            << "        g.software_platform = " << str(g.software_platform) << ";\n"
-            << "        g.compute_capability = " << opt_str(g.compute_capability) << ";\n"
-            << "        g.gfx_target = " << opt_str(g.gfx_target) << ";\n"
-            << "        g.min_stack = " << opt_str(g.min_stack) << ";\n"
-            << "        g.av1_encode = " << opt_bool(g.av1_encode) << ";\n"
-            << "        g.nvenc = " << num(g.nvenc) << ";\n";
-        if (g.price)
-            out << "        g.price = Price{" << num(g.price->usd) << ", " << str(g.price->kind) << ", " << str(g.price->date)
-                << ", " << str(g.price->source) << "};\n";
-        out << "        g.sources = " << strings(g.sources) << ";\n"
-            << "        g.confidence = " << str(g.confidence) << ";\n"
-            << "        g.notes = " << str(g.notes) << ";\n"
-            << "        c.gpus.push_back(std::move(g));\n    }\n";
-    }
-    out << "    return c;\n}\n\n}  // namespace gpuadvise::embedded\n";
-    std::ofstream file(argv[2], std::ios::binary);
+    std::ofstream file(argv[7], std::ios::binary);
     file << out.str();
     return file ? 0 : 1;
 }

@@ -1,3 +1,5 @@
+#include "cli/detect_runner.hpp"
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,9 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "cli/detect_runner.hpp"
 #include "gpuadvise/embedded.hpp"
-#include "temp_files.hpp"
+#include "support/temp_files.hpp"
 
 using namespace gpuadvise;
 using namespace gpuadvise::cli;
@@ -32,7 +33,9 @@ void write_tool(const TempDir& dir, const std::string& name, const std::string& 
     write_file(dir.path("bin/" + name), "#!/bin/sh\n" + body, true);
 }
 
-std::string prints(const std::string& sample) { return "cat <<'SAMPLE'\n" + sample + "\nSAMPLE\n"; }
+std::string prints(const std::string& sample) {
+    return "cat <<'SAMPLE'\n" + sample + "\nSAMPLE\n";
+}
 
 // Only the temp folder's tools and its fake /sys: the machine running the
 // tests may have real GPUs and real tools.
@@ -44,11 +47,12 @@ DetectOptions options_for(const TempDir& dir, double tool_timeout_s = 5) {
     return o;
 }
 
-void write_card(const TempDir& dir, const std::string& card, const std::string& vendor, const std::string& device,
-                const std::string& vram = "") {
+void write_card(const TempDir& dir, const std::string& card, const std::string& vendor,
+                const std::string& device, const std::string& vram = "") {
     write_file(dir.path("drm/" + card + "/device/vendor"), vendor + "\n");
     write_file(dir.path("drm/" + card + "/device/device"), device + "\n");
-    if (!vram.empty()) write_file(dir.path("drm/" + card + "/device/mem_info_vram_total"), vram + "\n");
+    if (!vram.empty())
+        write_file(dir.path("drm/" + card + "/device/mem_info_vram_total"), vram + "\n");
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -62,13 +66,15 @@ bool process_is_dead(pid_t pid) {
         std::string line;
         if (!stat || !std::getline(stat, line)) return true;
         const auto close = line.rfind(')');
-        if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') return true;
+        if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z')
+            return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return false;
 }
 
-const std::string kNvidiaQuery = "--query-gpu=name,memory.total,pcie.link.gen.max,pcie.link.width.max";
+const std::string kNvidiaQuery =
+    "--query-gpu=name,memory.total,pcie.link.gen.max,pcie.link.width.max";
 
 const std::string kAmdSmiSample = R"~([
   {"gpu": 0, "asic": {"market_name": "AMD Instinct MI300X", "vendor_id": "0x1002", "device_id": "0x74a1", "rev_id": "0x00"},
@@ -84,9 +90,11 @@ const std::string kAmdSmiSample = R"~([
 TEST_CASE("detect: a fake nvidia-smi on the path is run with the query and matched") {
     TempDir dir;
     write_tool(dir, "nvidia-smi",
-               "[ \"$1\" = \"" + kNvidiaQuery + "\" ] && [ \"$2\" = \"--format=csv,noheader\" ] || "
-               "{ echo \"unexpected arguments: $*\" >&2; exit 3; }\n" +
-                   prints("NVIDIA A100-SXM4-80GB, 81920 MiB, 4, 16\nNVIDIA A100-SXM4-80GB, 81920 MiB, 4, 16"));
+               "[ \"$1\" = \"" + kNvidiaQuery +
+                   "\" ] && [ \"$2\" = \"--format=csv,noheader\" ] || "
+                   "{ echo \"unexpected arguments: $*\" >&2; exit 3; }\n" +
+                   prints("NVIDIA A100-SXM4-80GB, 81920 MiB, 4, 16\nNVIDIA A100-SXM4-80GB, 81920 "
+                          "MiB, 4, 16"));
     std::string diagnostics;
     const auto gpus = detect_local_gpus(embedded::catalog(), &diagnostics, options_for(dir));
     INFO(diagnostics);
@@ -96,7 +104,8 @@ TEST_CASE("detect: a fake nvidia-smi on the path is run with the query and match
     CHECK(gpus[1].catalog_id == "nvidia-a100-80gb-sxm");
     CHECK_THAT(diagnostics, Catch::Contains("nvidia-smi: 2 GPUs"));
     CHECK_THAT(diagnostics, Catch::Contains("amd-smi: not found on PATH"));
-    CHECK(detect_local_gpus(embedded::catalog(), nullptr, options_for(dir)).size() == 2);  // diagnostics optional
+    CHECK(detect_local_gpus(embedded::catalog(), nullptr, options_for(dir)).size() ==
+          2);  // diagnostics optional
 }
 
 TEST_CASE("detect: $PATH is searched when no folder list is given") {
@@ -153,14 +162,16 @@ TEST_CASE("detect: a tool that prints without end is cut at the output limit") {
 TEST_CASE("detect: failing or garbled tools are diagnostic lines, not errors") {
     TempDir dir;
     write_tool(dir, "nvidia-smi",
-               "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\"\nexit 9\n");
+               "echo \"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
+               "driver.\"\nexit 9\n");
     write_tool(dir, "rocm-smi", "echo 'Segmentation fault'\n");
     write_tool(dir, "xpu-smi", "exit 0\n");
     std::string diagnostics;
     const auto gpus = detect_local_gpus(embedded::catalog(), &diagnostics, options_for(dir));
     CHECK(gpus.empty());
     CHECK_THAT(diagnostics, Catch::Contains("nvidia-smi: exit code 9: NVIDIA-SMI has failed"));
-    CHECK_THAT(diagnostics, Catch::Contains("rocm-smi: its output holds no JSON: 'Segmentation fault'"));
+    CHECK_THAT(diagnostics,
+               Catch::Contains("rocm-smi: its output holds no JSON: 'Segmentation fault'"));
     CHECK_THAT(diagnostics, Catch::Contains("xpu-smi: its output holds no JSON"));
 }
 
@@ -261,7 +272,9 @@ TEST_CASE("run_tool: exit codes, stderr, and refusals") {
     CHECK(r.exit_code == -1);
 }
 
-TEST_CASE("read_sysfs_drm: cards in numeric order, without connectors, render nodes or a missing folder") {
+TEST_CASE(
+    "read_sysfs_drm: cards in numeric order, without connectors, render nodes or a missing "
+    "folder") {
     TempDir dir;
     write_card(dir, "card10", "0x10de", "0x2330");
     write_card(dir, "card2", "0x1002", "0x74a1", "206141652992");

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "run_process.hpp"
 #include "support/gguf_builder.hpp"
-#include "temp_files.hpp"
+#include "support/run_process.hpp"
+#include "support/temp_files.hpp"
 
 namespace {
 
@@ -20,7 +20,8 @@ std::string safetensors(const nlohmann::json& header, std::uint64_t data_bytes) 
     const std::string text = header.dump();
     std::string out(8, '\0');
     const std::uint64_t n = text.size();
-    for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xFF);
+    for (int i = 0; i < 8; ++i)
+        out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xFF);
     return out + text + std::string(data_bytes, '\0');
 }
 
@@ -29,7 +30,8 @@ std::string safetensors(const nlohmann::json& header, std::uint64_t data_bytes) 
 TEST_CASE("GGUF files: --gguf reads the shape and exact weight bytes from the file header") {
     TempDir dir;
     const auto b = gguf_test::tiny_llama(false);
-    const std::string path = dir.write("tiny.gguf", b.header() + std::string(b.file_size() - b.header().size(), '\0'));
+    const std::string path =
+        dir.write("tiny.gguf", b.header() + std::string(b.file_size() - b.header().size(), '\0'));
     const auto r = run_cli({"estimate", "--gguf", path, "--json"});
     REQUIRE(r.exit_code == 0);
     const auto doc = nlohmann::json::parse(r.out);
@@ -52,7 +54,9 @@ TEST_CASE("GGUF files: --gguf reads the shape and exact weight bytes from the fi
     CHECK(run_cli({"--gguf", path, "--model", "8B"}).exit_code == 2);
 }
 
-TEST_CASE("safetensors files: --safetensors and --model-dir count parameters and bytes from the headers") {
+TEST_CASE(
+    "safetensors files: --safetensors and --model-dir count parameters and bytes from the "
+    "headers") {
     TempDir dir;
     nlohmann::json h;
     h["__metadata__"] = {{"format", "pt"}};
@@ -64,7 +68,9 @@ TEST_CASE("safetensors files: --safetensors and --model-dir count parameters and
     auto doc = nlohmann::json::parse(r.out);
     CHECK(doc["workload"]["params"] == 64064);
     CHECK(doc["workload"]["weight_bytes"] == 128128);
-    dir.write("config.json", R"({"model_type":"llama","num_hidden_layers":1,"hidden_size":64,"num_attention_heads":4,
+    dir.write(
+        "config.json",
+        R"({"model_type":"llama","num_hidden_layers":1,"hidden_size":64,"num_attention_heads":4,
         "intermediate_size":128,"vocab_size":100})");
     const auto folder = run_cli({"estimate", "--model-dir", dir.path(""), "--json"});
     REQUIRE(folder.exit_code == 0);

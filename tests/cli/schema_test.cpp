@@ -3,20 +3,19 @@
 // schema files are complete and agree with each other; and the validator
 // itself rejects what it must.
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "json_schema_validator.hpp"
-#include "run_process.hpp"
-#include "temp_files.hpp"
+#include "support/run_process.hpp"
+#include "support/temp_files.hpp"
 
 namespace {
 
@@ -24,10 +23,12 @@ using gpuadvise_test::JsonSchemaValidator;
 using nlohmann::json;
 using Args = std::vector<std::string>;
 
-const std::filesystem::path kSchemaDir = std::filesystem::path(GPUADVISE_SOURCE_DIR) / "docs" / "schema";
+const std::filesystem::path kSchemaDir =
+    std::filesystem::path(GPUADVISE_SOURCE_DIR) / "docs" / "schema";
 
-const std::vector<std::string> kSchemaNames{"recommend", "estimate", "estimate-gpu", "check",
-                                            "gpus",      "gpu-show", "models",       "rules",   "detect"};
+const std::vector<std::string> kSchemaNames{"recommend", "estimate", "estimate-gpu",
+                                            "check",     "gpus",     "gpu-show",
+                                            "models",    "rules",    "detect"};
 
 json read_json_file(const std::filesystem::path& path) {
     std::ifstream in(path);
@@ -40,7 +41,10 @@ const JsonSchemaValidator& schema(const std::string& name) {
     static std::map<std::string, JsonSchemaValidator> cache;
     auto it = cache.find(name);
     if (it == cache.end())
-        it = cache.emplace(name, JsonSchemaValidator(read_json_file(kSchemaDir / (name + ".schema.json")))).first;
+        it = cache
+                 .emplace(name,
+                          JsonSchemaValidator(read_json_file(kSchemaDir / (name + ".schema.json"))))
+                 .first;
     return it->second;
 }
 
@@ -51,7 +55,8 @@ std::string joined(const Args& args) {
 }
 
 // Runs gpuadvise and parses stdout; the exit code must be one of `codes`.
-json run_json(const Args& args, const std::set<int>& codes = {0}, const std::string& stdin_text = "") {
+json run_json(const Args& args, const std::set<int>& codes = {0},
+              const std::string& stdin_text = "") {
     Args argv = args;
     argv.insert(argv.begin(), GPUADVISE_BIN);
     const auto r = run_process(argv, stdin_text);
@@ -70,8 +75,8 @@ void check_valid(const std::string& schema_name, const json& doc, const Args& ar
     CHECK(errors.empty());
 }
 
-json run_and_validate(const std::string& schema_name, const Args& args, const std::set<int>& codes = {0},
-                      const std::string& stdin_text = "") {
+json run_and_validate(const std::string& schema_name, const Args& args,
+                      const std::set<int>& codes = {0}, const std::string& stdin_text = "") {
     json doc = run_json(args, codes, stdin_text);
     check_valid(schema_name, doc, args);
     return doc;
@@ -114,9 +119,11 @@ const std::vector<Args> kWorkloads{
     {"--model", "deepseek-v3", "--quant", "int4"},
     {"--model", "bert-large-uncased"},
     {"--model", "flan-t5-large", "--method", "full"},
-    {"--model", "qwen3-30b-a3b", "--method", "lora", "--lora-targets", "all-linear", "--lora-rank", "16"},
-    {"--model", "8B", "--method", "full", "--optimizer", "adamw-8bit", "--chunked-loss", "--optimizer-in-backward",
-     "--no-grad-ckpt", "--mixed-precision", "pure", "--precision", "bf16"},
+    {"--model", "qwen3-30b-a3b", "--method", "lora", "--lora-targets", "all-linear", "--lora-rank",
+     "16"},
+    {"--model", "8B", "--method", "full", "--optimizer", "adamw-8bit", "--chunked-loss",
+     "--optimizer-in-backward", "--no-grad-ckpt", "--mixed-precision", "pure", "--precision",
+     "bf16"},
     {"--model", "8B", "--mixed-precision", "amp"},
     {"--model", "8B", "--seq", "1", "--batch", "64", "--no-flash-attn"},
     {"--model", "405B", "--method", "full"},
@@ -124,7 +131,8 @@ const std::vector<Args> kWorkloads{
 };
 
 // One card of each vendor, platform, link and form factor, and one without a price.
-const std::vector<std::string> kCards{"4090", "h100-sxm5", "mi300x", "arc-a770-16gb", "apple-m2-ultra-76c-192gb", "b200"};
+const std::vector<std::string> kCards{
+    "4090", "h100-sxm5", "mi300x", "arc-a770-16gb", "apple-m2-ultra-76c-192gb", "b200"};
 
 }  // namespace
 
@@ -154,8 +162,10 @@ TEST_CASE("schema: every schema file loads, is draft 2020-12, closed and describ
                     for (const auto& [key, sub] : (*node)["properties"].items()) {
                         bool described = sub.contains("description");
                         if (!described && sub.contains("$ref")) {
-                            const json::json_pointer target(sub["$ref"].get<std::string>().substr(1));
-                            described = doc.contains(target) && doc.at(target).contains("description");
+                            const json::json_pointer target(
+                                sub["$ref"].get<std::string>().substr(1));
+                            described =
+                                doc.contains(target) && doc.at(target).contains("description");
                         }
                         INFO("property " << key);
                         CHECK(described);
@@ -172,19 +182,52 @@ TEST_CASE("schema: every schema file loads, is draft 2020-12, closed and describ
 }
 
 TEST_CASE("schema: a $defs entry shared by several files is the same in each") {
-    std::map<std::string, std::pair<std::string, json>> seen;  // def name -> (first file, definition)
+    std::map<std::string, std::pair<std::string, json>>
+        seen;  // def name -> (first file, definition)
     for (const auto& name : kSchemaNames) {
         const json doc = read_json_file(kSchemaDir / (name + ".schema.json"));
         for (const auto& [def, body] : doc["$defs"].items()) {
             const auto [it, inserted] = seen.emplace(def, std::make_pair(name, body));
             if (inserted) continue;
-            INFO("$defs/" << def << " differs between " << it->second.first << ".schema.json and " << name
-                          << ".schema.json");
+            INFO("$defs/" << def << " differs between " << it->second.first << ".schema.json and "
+                          << name << ".schema.json");
             CHECK(body == it->second.second);
         }
     }
-    for (const char* shared : {"workload", "memory", "performance", "recommendation", "build_sheet", "gpu"})
+    for (const char* shared :
+         {"workload", "memory", "performance", "recommendation", "build_sheet", "gpu"})
         CHECK(seen.count(shared) == 1);
+}
+
+TEST_CASE("schema: the enums of formats, engines and GPU fields are the data files' ids") {
+    // One source of truth: data/quants.json and data/engines.json define the
+    // values; the schema files must list exactly those.
+    const auto ids = [](const json& list) {
+        std::set<std::string> out;
+        for (const auto& e : list) out.insert(e.at("id").get<std::string>());
+        return out;
+    };
+    const std::filesystem::path data = std::filesystem::path(GPUADVISE_SOURCE_DIR) / "data";
+    const std::set<std::string> quants = ids(read_json_file(data / "quants.json")["formats"]);
+    const std::set<std::string> engines = ids(read_json_file(data / "engines.json")["engines"]);
+    REQUIRE(quants.size() > 40);
+    REQUIRE(engines.size() > 10);
+    std::size_t checked = 0;
+    for (const auto& name : kSchemaNames) {
+        const json doc = read_json_file(kSchemaDir / (name + ".schema.json"));
+        const json& defs = doc["$defs"];
+        if (defs.contains("quant")) {
+            INFO(name << ".schema.json $defs/quant");
+            CHECK(defs["quant"]["anyOf"][0]["enum"].get<std::set<std::string>>() == quants);
+            ++checked;
+        }
+        if (defs.contains("engine")) {
+            INFO(name << ".schema.json $defs/engine");
+            CHECK(defs["engine"]["enum"].get<std::set<std::string>>() == engines);
+            ++checked;
+        }
+    }
+    CHECK(checked >= 8);
 }
 
 TEST_CASE("schema: docs/schema holds exactly the listed files and the README names each") {
@@ -209,49 +252,61 @@ TEST_CASE("schema: docs/schema holds exactly the listed files and the README nam
 // --- the real outputs ---------------------------------------------------
 
 TEST_CASE("schema: recommend --json validates for every workload and ranking") {
-    for (const auto& w : kWorkloads) run_and_validate("recommend", cat(w, {"--json", "--top", "1000"}));
+    for (const auto& w : kWorkloads)
+        run_and_validate("recommend", cat(w, {"--json", "--top", "1000"}));
     for (const char* by : {"speed", "cost", "power", "memory"}) {
-        run_and_validate("recommend", {"--model", "8B", "--method", "qlora", "--rank-by", by, "--json", "--top", "1000"});
-        run_and_validate("recommend", {"--model", "8B", "--tokens", "1B", "--rank-by", by, "--json"});
+        run_and_validate("recommend", {"--model", "8B", "--method", "qlora", "--rank-by", by,
+                                       "--json", "--top", "1000"});
+        run_and_validate("recommend",
+                         {"--model", "8B", "--tokens", "1B", "--rank-by", by, "--json"});
     }
     // Filters, OS reservation, budget rejections, plan limits and --format json.
-    run_and_validate("recommend", {"--model", "8B", "--os", "windows", "--budget", "500", "--json", "--top", "1000"});
-    run_and_validate("recommend", {"--model", "70B", "--vendor", "amd", "--max-gpus", "2", "--json"});
-    run_and_validate("recommend", {"--model", "8B", "--segment", "workstation", "--format", "json"});
-    const json none = run_and_validate("recommend", {"--model", "8B", "--vendor", "apple", "--segment", "datacenter", "--json"});
+    run_and_validate("recommend", {"--model", "8B", "--os", "windows", "--budget", "500", "--json",
+                                   "--top", "1000"});
+    run_and_validate("recommend",
+                     {"--model", "70B", "--vendor", "amd", "--max-gpus", "2", "--json"});
+    run_and_validate("recommend",
+                     {"--model", "8B", "--segment", "workstation", "--format", "json"});
+    const json none = run_and_validate(
+        "recommend", {"--model", "8B", "--vendor", "apple", "--segment", "datacenter", "--json"});
     CHECK(none["recommendations"].empty());
 }
 
 TEST_CASE("schema: compare --json validates against the recommend schema") {
     for (const auto& w : kWorkloads) {
-        const json doc = run_and_validate("recommend", cat(Args{"compare", "4090", "l40s", "mi300x", "arc-a770-16gb",
-                                                                "apple-m2-ultra-76c-192gb", "b200"},
-                                                           cat(w, {"--json"})));
+        const json doc = run_and_validate(
+            "recommend", cat(Args{"compare", "4090", "l40s", "mi300x", "arc-a770-16gb",
+                                  "apple-m2-ultra-76c-192gb", "b200"},
+                             cat(w, {"--json"})));
         CHECK(doc["recommendations"].size() == 6);
     }
 }
 
 TEST_CASE("schema: estimate --json validates for every workload") {
-    for (const auto& w : kWorkloads) run_and_validate("estimate", cat({"estimate"}, cat(w, {"--json"})));
+    for (const auto& w : kWorkloads)
+        run_and_validate("estimate", cat({"estimate"}, cat(w, {"--json"})));
     // A model read from a Hugging Face config.json on stdin.
     const std::string config = R"({"model_type":"llama","hidden_size":2048,"intermediate_size":5632,
         "num_hidden_layers":22,"num_attention_heads":32,"num_key_value_heads":4,"vocab_size":32000,
         "max_position_embeddings":2048})";
-    const json doc = run_and_validate("estimate", {"estimate", "--hf-config", "-", "--json"}, {0}, config);
+    const json doc =
+        run_and_validate("estimate", {"estimate", "--hf-config", "-", "--json"}, {0}, config);
     CHECK(doc["workload"]["model_origin"] == "hf-config");
     run_and_validate("recommend", {"--hf-config", "-", "--method", "qlora", "--json"}, {0}, config);
 }
 
 TEST_CASE("schema: estimate --gpu --json validates for every workload and card") {
     for (const auto& w : kWorkloads)
-        for (const auto& card : kCards) run_and_validate("estimate-gpu", cat({"estimate"}, cat(w, {"--gpu", card, "--json"})));
+        for (const auto& card : kCards)
+            run_and_validate("estimate-gpu", cat({"estimate"}, cat(w, {"--gpu", card, "--json"})));
 }
 
 TEST_CASE("schema: check --json validates whether the plan fits or not") {
     bool saw_fit = false, saw_miss = false;
     for (const auto& w : kWorkloads)
         for (const auto& card : kCards) {
-            const json doc = run_and_validate("check", cat({"check", "--gpu", card}, cat(w, {"--json"})), {0, 1});
+            const json doc = run_and_validate(
+                "check", cat({"check", "--gpu", card}, cat(w, {"--json"})), {0, 1});
             (doc["check"]["fits"] == true ? saw_fit : saw_miss) = true;
         }
     CHECK(saw_fit);
@@ -265,20 +320,24 @@ TEST_CASE("schema: gpus, gpus show, models and rules --json validate") {
     run_and_validate("gpus", {"gpus", "--json", "--supports", "fp8", "--sort", "price"});
     const json empty = run_and_validate("gpus", {"gpus", "--json", "--min-memory", "10TB"});
     CHECK(empty["gpus"].empty());
-    for (const auto& g : all["gpus"]) run_and_validate("gpu-show", {"gpus", "show", g["id"].get<std::string>(), "--json"});
+    for (const auto& g : all["gpus"])
+        run_and_validate("gpu-show", {"gpus", "show", g["id"].get<std::string>(), "--json"});
     run_and_validate("models", {"models", "--json"});
     run_and_validate("rules", {"rules", "--json"});
 }
 
 TEST_CASE("schema: a minimal user catalog still produces valid output") {
     TempDir dir;
-    const std::string path = dir.write("mine.json", R"({"schema":1,"gpus":[{"id":"my-card","vendor":"nvidia",
+    const std::string path =
+        dir.write("mine.json", R"({"schema":1,"gpus":[{"id":"my-card","vendor":"nvidia",
         "name":"Mine","segment":"consumer","arch_family":"ada","memory_bytes":25769803776,
-        "memory_bandwidth_gbps":1000,"sources":["me"]}]})");
+        "memory_bandwidth_gbps":1000,"software":{"platform":"cuda"},"sources":["me"]}]})");
     run_and_validate("gpus", {"gpus", "--catalog", path, "--json"});
     run_and_validate("gpu-show", {"gpus", "show", "my-card", "--catalog", path, "--json"});
     run_and_validate("recommend", {"--model", "1B", "--catalog", path, "--json"});
-    run_and_validate("check", {"check", "--gpu", "my-card", "--model", "1B", "--precision", "fp16", "--catalog", path, "--json"},
+    run_and_validate("check",
+                     {"check", "--gpu", "my-card", "--model", "1B", "--precision", "fp16",
+                      "--catalog", path, "--json"},
                      {0, 1});
     run_and_validate("gpus", {"gpus", "--catalog-merge", path, "--json"});
 }
@@ -287,7 +346,8 @@ TEST_CASE("schema: a minimal user catalog still produces valid output") {
 
 namespace {
 
-bool has_error(const std::vector<gpuadvise_test::SchemaError>& errors, const std::string& path, const std::string& text) {
+bool has_error(const std::vector<gpuadvise_test::SchemaError>& errors, const std::string& path,
+               const std::string& text) {
     for (const auto& e : errors)
         if (e.path == path && e.message.find(text) != std::string::npos) return true;
     return false;
@@ -306,32 +366,39 @@ std::vector<gpuadvise_test::SchemaError> errors_after(const std::string& schema_
 
 }  // namespace
 
-TEST_CASE("schema: real output with a wrong type, a missing or extra field or a wrong const is rejected") {
+TEST_CASE(
+    "schema: real output with a wrong type, a missing or extra field or a wrong const is "
+    "rejected") {
     const json rec = run_json({"--model", "8B", "--method", "qlora", "--json", "--top", "3"});
     const json est = run_json({"estimate", "--model", "8B", "--json"});
     const json gpus = run_json({"gpus", "--json", "--vendor", "nvidia"});
 
     SECTION("wrong type") {
-        auto e = errors_after("recommend", rec, [](json& d) { d["recommendations"][0]["memory_bytes"] = "24GB"; });
+        auto e = errors_after("recommend", rec,
+                              [](json& d) { d["recommendations"][0]["memory_bytes"] = "24GB"; });
         CHECK(has_error(e, "/recommendations/0/memory_bytes", "expected integer, got string"));
         // A byte count written as a float breaks the contract's "byte counts are integers".
         e = errors_after("estimate", est, [](json& d) { d["memory"]["per_gpu_bytes"] = 1.5e10; });
         CHECK(has_error(e, "/memory/per_gpu_bytes", "expected integer, got number"));
         // A rate that became NaN is printed as null: a non-nullable number must reject it.
-        e = errors_after("recommend", rec, [](json& d) { d["recommendations"][0]["score"] = nullptr; });
+        e = errors_after("recommend", rec,
+                         [](json& d) { d["recommendations"][0]["score"] = nullptr; });
         CHECK(has_error(e, "/recommendations/0/score", "expected number, got null"));
         e = errors_after("recommend", rec, [](json& d) { d["recommendations"][0]["fits"] = 1; });
         CHECK(has_error(e, "/recommendations/0/fits", "expected boolean"));
         e = errors_after("gpus", gpus, [](json& d) { d["gpus"][0]["tflops"]["bf16"] = "fast"; });
         CHECK(has_error(e, "/gpus/0/tflops/bf16", "expected number or null"));
-        e = errors_after("recommend", rec, [](json& d) { d["recommendations"][0]["headroom_bytes"] = 2.5; });
+        e = errors_after("recommend", rec,
+                         [](json& d) { d["recommendations"][0]["headroom_bytes"] = 2.5; });
         CHECK(has_error(e, "/recommendations/0/headroom_bytes", "expected integer"));
     }
     SECTION("missing required field") {
         auto e = errors_after("estimate", est, [](json& d) { d["memory"].erase("per_gpu_bytes"); });
         CHECK(has_error(e, "/memory", "required property 'per_gpu_bytes' is missing"));
-        e = errors_after("recommend", rec, [](json& d) { d["recommendations"][1]["performance"].erase("bound"); });
-        CHECK(has_error(e, "/recommendations/1/performance", "required property 'bound' is missing"));
+        e = errors_after("recommend", rec,
+                         [](json& d) { d["recommendations"][1]["performance"].erase("bound"); });
+        CHECK(
+            has_error(e, "/recommendations/1/performance", "required property 'bound' is missing"));
         e = errors_after("recommend", rec, [](json& d) { d.erase("rank_by"); });
         CHECK(has_error(e, "", "required property 'rank_by' is missing"));
         // A training field missing from a QLoRA workload.
@@ -339,7 +406,8 @@ TEST_CASE("schema: real output with a wrong type, a missing or extra field or a 
         CHECK(has_error(e, "/workload", "required property 'optimizer' is missing"));
     }
     SECTION("extra or renamed field") {
-        auto e = errors_after("recommend", rec, [](json& d) { d["recommendations"][0]["memory_gb"] = 24; });
+        auto e = errors_after("recommend", rec,
+                              [](json& d) { d["recommendations"][0]["memory_gb"] = 24; });
         CHECK(has_error(e, "/recommendations/0", "property 'memory_gb' is not allowed"));
         e = errors_after("estimate", est, [](json& d) {
             d["memory"]["components"]["kv_bytes"] = d["memory"]["components"]["kv_cache_bytes"];
@@ -358,13 +426,15 @@ TEST_CASE("schema: real output with a wrong type, a missing or extra field or a 
         CHECK(has_error(e, "/schema", "expected 1, got 2"));
         e = errors_after("gpus", gpus, [](json& d) { d["schema"] = "1"; });
         CHECK(has_error(e, "/schema", "expected integer, got string"));
-        e = errors_after("recommend", rec, [](json& d) { d["recommendations"][0]["plan"]["strategy"] = "fsdp2"; });
+        e = errors_after("recommend", rec,
+                         [](json& d) { d["recommendations"][0]["plan"]["strategy"] = "fsdp2"; });
         CHECK(has_error(e, "/recommendations/0/plan/strategy", "is not one of"));
-        e = errors_after("recommend", rec, [](json& d) { d["recommendations"][0]["performance"]["bound"] = "disk"; });
+        e = errors_after("recommend", rec,
+                         [](json& d) { d["recommendations"][0]["performance"]["bound"] = "disk"; });
         CHECK(has_error(e, "/recommendations/0/performance/bound", "is not one of"));
-        e = errors_after("estimate", est, [](json& d) { d["workload"]["quant"] = "q4_k_s"; });
+        e = errors_after("estimate", est, [](json& d) { d["workload"]["quant"] = "q4_k_x"; });
         CHECK(has_error(e, "/workload/quant", "is not one of"));
-        e = errors_after("estimate", est, [](json& d) { d["memory"]["estimator"] = "doc"; });
+        e = errors_after("estimate", est, [](json& d) { d["memory"]["estimator"] = "heuristic"; });
         CHECK(has_error(e, "/memory", "matches none of the 3 oneOf schemas"));
     }
     SECTION("negative byte count") {
@@ -393,29 +463,33 @@ TEST_CASE("schema validator: the supported keywords behave as the draft says") {
                            "additionalProperties": false}}
     })"));
     CHECK(v.is_valid(json::parse(R"({"n": null})")));
-    CHECK(v.is_valid(json::parse(R"({"n": 1, "big": 18446744073709551615, "x": 0.5, "s": "ab", "list": [{"id": "a"}],
+    CHECK(v.is_valid(json::parse(
+        R"({"n": 1, "big": 18446744073709551615, "x": 0.5, "s": "ab", "list": [{"id": "a"}],
                                      "either": 3, "any": null, "free": {"a": true}})")));
-    CHECK_FALSE(v.is_valid(json::parse(R"({})")));                               // required
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 0})")));                         // minimum
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1.0})")));                       // integer literal only
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "big": -6})")));              // negative below a negative minimum
+    CHECK_FALSE(v.is_valid(json::parse(R"({})")));          // required
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 0})")));    // minimum
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1.0})")));  // integer literal only
+    CHECK_FALSE(
+        v.is_valid(json::parse(R"({"n": 1, "big": -6})")));  // negative below a negative minimum
     CHECK(v.is_valid(json::parse(R"({"n": 1, "big": -5})")));
     CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "x": 0.4})")));
-    CHECK(v.is_valid(json::parse(R"({"n": 1, "x": 1})")));                       // an integer is a number
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "s": "a"})")));               // minLength
+    CHECK(v.is_valid(json::parse(R"({"n": 1, "x": 1})")));          // an integer is a number
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "s": "a"})")));  // minLength
     CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "s": "\u00e9\u00e9"})")));  // pattern: not a-z
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "s": "aB"})")));              // pattern
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "list": []})")));            // minItems
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "list": [{"id": 3}]})")));   // items through $ref
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "s": "aB"})")));            // pattern
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "list": []})")));           // minItems
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "list": [{"id": 3}]})")));  // items through $ref
     CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "list": [{"id": "a", "x": 1}]})")));
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "either": 12})")));          // oneOf: both branches match
+    CHECK_FALSE(
+        v.is_valid(json::parse(R"({"n": 1, "either": 12})")));  // oneOf: both branches match
     CHECK(v.is_valid(json::parse(R"({"n": 1, "either": 12.5})")));
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "either": 2.5})")));         // oneOf: none matches
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "either": 2.5})")));  // oneOf: none matches
     CHECK(v.is_valid(json::parse(R"({"n": 1, "any": "a"})")));
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "any": 3})")));              // anyOf
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "free": {"a": 1}})")));      // additionalProperties schema
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "never": 1})")));            // false schema
-    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "other": 1})")));            // additionalProperties false
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "any": 3})")));  // anyOf
+    CHECK_FALSE(
+        v.is_valid(json::parse(R"({"n": 1, "free": {"a": 1}})")));    // additionalProperties schema
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "never": 1})")));  // false schema
+    CHECK_FALSE(v.is_valid(json::parse(R"({"n": 1, "other": 1})")));  // additionalProperties false
 
     const JsonSchemaValidator length(json::parse(R"({"type": "string", "minLength": 2})"));
     CHECK(length.is_valid(json("\u00e9\u00e9")));  // two characters in four bytes
@@ -427,16 +501,24 @@ TEST_CASE("schema validator: the supported keywords behave as the draft says") {
 }
 
 TEST_CASE("schema validator: a schema it cannot fully check is refused") {
-    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"type": "string", "maxLength": 3})")), std::invalid_argument);
-    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"properties": {"a": {"format": "date"}}})")), std::invalid_argument);
-    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"$ref": "#/$defs/missing"})")), std::invalid_argument);
-    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"$ref": "other.json#/x"})")), std::invalid_argument);
-    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"type": "float"})")), std::invalid_argument);
+    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"type": "string", "maxLength": 3})")),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        JsonSchemaValidator(json::parse(R"({"properties": {"a": {"format": "date"}}})")),
+        std::invalid_argument);
+    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"$ref": "#/$defs/missing"})")),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"$ref": "other.json#/x"})")),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"type": "float"})")),
+                    std::invalid_argument);
     CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"pattern": "("})")), std::invalid_argument);
     CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"oneOf": []})")), std::invalid_argument);
-    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"required": "a"})")), std::invalid_argument);
+    CHECK_THROWS_AS(JsonSchemaValidator(json::parse(R"({"required": "a"})")),
+                    std::invalid_argument);
     // A $ref cycle is reported, not followed forever.
-    const JsonSchemaValidator cycle(json::parse(R"({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}})"));
+    const JsonSchemaValidator cycle(
+        json::parse(R"({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}})"));
     CHECK(has_error(cycle.validate(json(1)), "", "nested too deeply"));
 }
 
@@ -447,17 +529,20 @@ TEST_CASE("detect output matches its schema, with and without accelerators") {
     const auto tool = dir / "nvidia-smi";
     {
         std::ofstream script(tool);
-        script << "#!/bin/sh\nprintf 'NVIDIA GeForce RTX 4090, 24564 MiB, 4, 16\\nNVIDIA A100-SXM4-80GB, 81920 MiB, 4, 16\\n'\n";
+        script << "#!/bin/sh\nprintf 'NVIDIA GeForce RTX 4090, 24564 MiB, 4, 16\\nNVIDIA "
+                  "A100-SXM4-80GB, 81920 MiB, 4, 16\\n'\n";
     }
     std::filesystem::permissions(tool, std::filesystem::perms::owner_all);
-    const auto found = run_process({GPUADVISE_BIN, "detect", "--json"}, "", {"PATH=" + dir.string()});
+    const auto found =
+        run_process({GPUADVISE_BIN, "detect", "--json"}, "", {"PATH=" + dir.string()});
     REQUIRE(found.exit_code == 0);
     const json doc = json::parse(found.out);
     check_valid("detect", doc, {"detect", "--json"});
     REQUIRE(doc["gpus"].size() == 2);
     CHECK(doc["gpus"][0]["catalog_id"] == "nvidia-rtx-4090");
     CHECK(doc["gpus"][1]["catalog_id"] == "nvidia-a100-80gb-sxm");
-    const auto check = run_process({GPUADVISE_BIN, "check", "--gpu", "local", "--model", "8B"}, "", {"PATH=" + dir.string()});
+    const auto check = run_process({GPUADVISE_BIN, "check", "--gpu", "local", "--model", "8B"}, "",
+                                   {"PATH=" + dir.string()});
     CHECK(check.exit_code == 0);
     CHECK_THAT(check.out, Catch::Contains("nvidia-rtx-4090"));
     const auto none = run_process({GPUADVISE_BIN, "detect", "--json"}, "", {"PATH=/nonexistent"});

@@ -15,7 +15,8 @@
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/rank.hpp"
-#include "gpuadvise/report.hpp"
+#include "gpuadvise/report_json.hpp"
+#include "gpuadvise/report_text.hpp"
 #include "gpuadvise/table.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -32,7 +33,8 @@ const std::string& base_catalog() {
     static const std::string text = [] {
         nlohmann::ordered_json j = nlohmann::ordered_json::parse(embedded::gpus_json());
         auto& gpus = j["gpus"];
-        gpus.erase(gpus.begin() + static_cast<std::ptrdiff_t>(std::min(kBaseEntries, gpus.size())), gpus.end());
+        gpus.erase(gpus.begin() + static_cast<std::ptrdiff_t>(std::min(kBaseEntries, gpus.size())),
+                   gpus.end());
         return j.dump(1);
     }();
     return text;
@@ -41,14 +43,14 @@ const std::string& base_catalog() {
 const std::vector<Workload>& workloads() {
     static const std::vector<Workload> w = [] {
         std::vector<Workload> out;
-        WorkloadRequest qlora;
-        qlora.model = "8B";
-        qlora.method = "qlora";
-        out.push_back(resolve_workload(qlora, {}));
-        WorkloadRequest serve;
-        serve.model = "70B";
-        serve.quant = "int4";
-        out.push_back(resolve_workload(serve, {}));
+        Request qlora;
+        qlora.set(Field::Model, "8B", "--model");
+        qlora.set(Field::Method, "qlora", "--method");
+        out.push_back(resolve_workload(qlora, {}, {}));
+        Request serve;
+        serve.set(Field::Model, "70B", "--model");
+        serve.set(Field::Quant, "int4", "--quant");
+        out.push_back(resolve_workload(serve, {}, {}));
         return out;
     }();
     return w;
@@ -58,10 +60,12 @@ void check(const Catalog& c) {
     std::set<std::string> ids;
     for (const Gpu& g : c.gpus) {
         if (g.id.empty()) finding("accepted a GPU with an empty id");
-        if (!ids.insert(g.id).second) finding("accepted the id '" + g.id + "' twice");
-        if (g.memory_bytes == 0) finding("accepted '" + g.id + "' with memory_bytes 0");
+        const std::string id(g.id);
+        if (!ids.insert(id).second) finding("accepted the id '" + id + "' twice");
+        if (g.memory_bytes == 0) finding("accepted '" + id + "' with memory_bytes 0");
         if (!std::isfinite(g.memory_bandwidth_gbps) || !(g.memory_bandwidth_gbps > 0))
-            finding("accepted '" + g.id + "' with a bandwidth of " + std::to_string(g.memory_bandwidth_gbps));
+            finding("accepted '" + id + "' with a bandwidth of " +
+                    std::to_string(g.memory_bandwidth_gbps));
     }
     if (c.gpus.empty() || c.gpus.size() > kMaxRanked) return;
     for (const Workload& w : workloads()) {
@@ -70,21 +74,25 @@ void check(const Catalog& c) {
             options.rank_by = by;
             const auto recs = rank(w, c, options);
             if (recs.size() != c.gpus.size())
-                finding("rank returned " + std::to_string(recs.size()) + " plans for " + std::to_string(c.gpus.size()) +
-                        " GPUs");
+                finding("rank returned " + std::to_string(recs.size()) + " plans for " +
+                        std::to_string(c.gpus.size()) + " GPUs");
             for (const auto& r : recs)
-                if (!std::isfinite(r.score)) finding("non-finite score for '" + r.gpu->id + "'");
+                if (!std::isfinite(r.score))
+                    finding("non-finite score for '" + std::string(r.gpu->id) + "'");
             const MemoryEstimate m = estimate(w);
-            (void)recommend_json(w, m, recs, recs.size(), options).dump();
+            if (!nlohmann::json::accept(recommend_json(w, m, recs, recs.size(), options)))
+                finding("recommend_json wrote JSON that does not parse");
             for (const Format format : {Format::Table, Format::Csv, Format::Markdown})
-                (void)recommend_text(w, m, recs, recs.size(), options, c.gpus.size(), format, Style{80, true});
+                (void)recommend_text(w, m, recs, recs.size(), options, c.gpus.size(), format,
+                                     Style{80, true});
         }
     }
     std::vector<const Gpu*> list;
     for (const Gpu& g : c.gpus) {
         list.push_back(&g);
         (void)render(gpu_detail_table(g), Format::Table, Style{60, false});
-        (void)gpu_json(g).dump();
+        if (!nlohmann::json::accept(gpu_show_json(g)))
+            finding("gpu_show_json wrote JSON that does not parse");
         // Every card resolves by its own names, as --gpu does (or is ambiguous).
         accepts([&] { (void)resolve_gpu(c, g.id); });
         accepts([&] { (void)resolve_gpu(c, g.name); });
@@ -109,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
         for (const Gpu& g : base.gpus) {
             bool kept = false;
             for (const Gpu& m : merged.gpus) kept = kept || m.id == g.id;
-            if (!kept) finding("merge_catalogs dropped the base entry '" + g.id + "'");
+            if (!kept) finding("merge_catalogs dropped the base entry '" + std::string(g.id) + "'");
         }
         check(merged);
     });

@@ -19,8 +19,8 @@
 // that does not parse.
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "cli/run.hpp"
 #include "fuzz_common.hpp"
 
 #ifndef GPUADVISE_FUZZ_FIXTURES
@@ -41,18 +41,29 @@ using gpuadvise::fuzz::finding;
 
 constexpr char kStdinSeparator = '\x1e';
 constexpr std::size_t kMaxArgs = 64;
-constexpr std::array<std::string_view, 4> kFixtures{"config.json", "moe-config.json", "catalog.json", "merge.json"};
+constexpr std::array<std::string_view, 4> kFixtures{"config.json", "moe-config.json",
+                                                    "catalog.json", "merge.json"};
 // Arguments with effects outside the process: flags that would write a file
 // (none exist yet; matched as prefixes) and commands that run other programs
 // (`detect`, being added, runs nvidia-smi, rocm-smi, ...; matched exactly).
-constexpr std::array<std::string_view, 5> kDeniedFlags{"--output", "--out", "--save", "--write", "--detect"};
+constexpr std::array<std::string_view, 5> kDeniedFlags{"--output", "--out", "--save", "--write",
+                                                       "--detect"};
 constexpr std::array<std::string_view, 1> kDeniedCommands{"detect"};
+// 'local' (--gpu local, compare local) runs the detect tools too.
+constexpr std::array<std::string_view, 1> kDeniedValues{"local"};
 
 bool escapes_sandbox(std::string_view arg) {
     if (!arg.empty() && (arg.front() == '/' || arg.front() == '~')) return true;
-    if (arg.find("..") != std::string_view::npos || arg.find("=/") != std::string_view::npos) return true;
-    return std::any_of(kDeniedFlags.begin(), kDeniedFlags.end(), [&](std::string_view f) { return arg.rfind(f, 0) == 0; }) ||
-           std::any_of(kDeniedCommands.begin(), kDeniedCommands.end(), [&](std::string_view c) { return arg == c; });
+    if (arg.find("..") != std::string_view::npos || arg.find("=/") != std::string_view::npos)
+        return true;
+    return std::any_of(kDeniedFlags.begin(), kDeniedFlags.end(),
+                       [&](std::string_view f) { return arg.rfind(f, 0) == 0; }) ||
+           std::any_of(kDeniedCommands.begin(), kDeniedCommands.end(),
+                       [&](std::string_view c) { return arg == c; }) ||
+           std::any_of(kDeniedValues.begin(), kDeniedValues.end(), [&](std::string_view v) {
+               const std::size_t eq = arg.find('=');
+               return arg == v || (eq != std::string_view::npos && arg.substr(eq + 1) == v);
+           });
 }
 
 // "catalog.json" and "--catalog=catalog.json" become the fixture's full path.
@@ -61,7 +72,8 @@ std::string with_fixture_path(std::string arg) {
         const std::string full = std::string(GPUADVISE_FUZZ_FIXTURES) + "/" + std::string(name);
         if (arg == name) return full;
         const std::size_t eq = arg.find('=');
-        if (eq != std::string::npos && std::string_view(arg).substr(eq + 1) == name) return arg.substr(0, eq + 1) + full;
+        if (eq != std::string::npos && std::string_view(arg).substr(eq + 1) == name)
+            return arg.substr(0, eq + 1) + full;
     }
     return arg;
 }
@@ -73,8 +85,10 @@ std::string with_fixture_path(std::string arg) {
 // cards of every vendor, which reaches the same code about 10x as often.
 // GPUADVISE_FUZZ_FULL_CATALOG=1 fuzzes against the embedded catalog instead.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    if (std::getenv("GPUADVISE_FUZZ_FULL_CATALOG")) unsetenv("GPUADVISE_CATALOG");
-    else setenv("GPUADVISE_CATALOG", GPUADVISE_FUZZ_FIXTURES "/catalog.json", 1);
+    if (std::getenv("GPUADVISE_FUZZ_FULL_CATALOG"))
+        unsetenv("GPUADVISE_CATALOG");
+    else
+        setenv("GPUADVISE_CATALOG", GPUADVISE_FUZZ_FIXTURES "/catalog.json", 1);
     return 0;
 }
 
@@ -92,7 +106,8 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
         const std::string_view arg = input.substr(start, i - start);
         start = i + 1;
         if (i == input.size() && arg.empty()) break;  // no trailing empty argument
-        if (escapes_sandbox(arg) || args.size() > kMaxArgs) return -1;  // -1: not added to the corpus
+        if (escapes_sandbox(arg) || args.size() > kMaxArgs)
+            return -1;  // -1: not added to the corpus
         args.push_back(with_fixture_path(std::string(arg)));
     }
     std::vector<char*> argv;
@@ -114,8 +129,8 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     try {
         rc = gpuadvise::cli::run(static_cast<int>(args.size()), argv.data(), in, out, err);
     } catch (const std::exception& e) {
-        finding(std::string("cli::run let an exception escape: ") + gpuadvise::fuzz::demangle(typeid(e).name()) + ": " +
-                e.what());
+        finding(std::string("cli::run let an exception escape: ") +
+                gpuadvise::fuzz::demangle(typeid(e).name()) + ": " + e.what());
     } catch (...) {
         finding("cli::run let a non-std exception escape");
     }
@@ -123,7 +138,8 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     if (std::getenv("GPUADVISE_FUZZ_VERBOSE")) {  // for triage: what each input did
         std::string line;
         for (const std::string& a : args) line += "'" + a + "' ";
-        std::fprintf(stderr, "%s-> exit %d, %zu bytes out\n%s", line.c_str(), rc, o.size(), e.c_str());
+        std::fprintf(stderr, "%s-> exit %d, %zu bytes out\n%s", line.c_str(), rc, o.size(),
+                     e.c_str());
     }
     // run() reports a non-InputError exception as "gpuadvise: internal error: ..."
     // (and std::bad_alloc as "out of memory ..."); match whole lines so an
@@ -135,11 +151,15 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     }
     if (rc < 0 || rc > 2) finding("unexpected exit code " + std::to_string(rc));
     if (rc == 2) {
-        if (e.empty() || e.back() != '\n') finding("exit 2 without a complete stderr line: '" + e + "'");
+        if (e.empty() || e.back() != '\n')
+            finding("exit 2 without a complete stderr line: '" + e + "'");
         const std::size_t last = e.rfind('\n', e.size() - 2);
-        const std::string_view line = std::string_view(e).substr(last == std::string::npos ? 0 : last + 1);
-        if (line.rfind("gpuadvise: ", 0) != 0) finding("exit 2 whose last stderr line is not 'gpuadvise: ...': " + e);
+        const std::string_view line =
+            std::string_view(e).substr(last == std::string::npos ? 0 : last + 1);
+        if (line.rfind("gpuadvise: ", 0) != 0)
+            finding("exit 2 whose last stderr line is not 'gpuadvise: ...': " + e);
     }
-    if (!o.empty() && o.front() == '{' && !nlohmann::json::accept(o)) finding("stdout looks like JSON but does not parse:\n" + o);
+    if (!o.empty() && o.front() == '{' && !nlohmann::json::accept(o))
+        finding("stdout looks like JSON but does not parse:\n" + o);
     return 0;
 }

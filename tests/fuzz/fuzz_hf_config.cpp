@@ -26,20 +26,24 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     // validate_architecture promises that a shape implying over 1e15
     // parameters is rejected; allow its approximation a factor of 10.
     if (c.total() > 10'000'000'000'000'000ULL)
-        finding("an accepted config.json counts " + std::to_string(c.total()) + " parameters (over 1e16)");
+        finding("an accepted config.json counts " + std::to_string(c.total()) +
+                " parameters (over 1e16)");
     if (c.active() > c.total())
-        finding("active parameters " + std::to_string(c.active()) + " exceed the total " + std::to_string(c.total()));
+        finding("active parameters " + std::to_string(c.active()) + " exceed the total " +
+                std::to_string(c.total()));
 
     static constexpr std::array<const char*, 4> kMethods{"inference", "lora", "qlora", "full"};
-    WorkloadRequest request;
-    request.hf_config_text = std::string(text);
-    request.method = kMethods[size % kMethods.size()];
+    Request request;
+    request.set(Field::HfConfig, "config.json", "--hf-config");
+    request.set(Field::Method, kMethods[size % kMethods.size()], "--method");
+    ModelInputs inputs;
+    inputs.hf_config_text = std::string(text);
     static const std::vector<ModelPreset> no_presets;
     accepts([&] {
-        const Workload w = resolve_workload(request, no_presets);
+        const Workload w = resolve_workload(request, inputs, no_presets);
         const MemoryEstimate m = estimate(w);
         std::uint64_t sum = 0;
-        for (const auto& component : m.components) sum += component.bytes;
+        for (const std::uint64_t bytes : m.bytes) sum += bytes;
         if (sum != m.per_gpu_bytes)
             finding("memory components add up to " + std::to_string(sum) + ", per_gpu_bytes is " +
                     std::to_string(m.per_gpu_bytes));

@@ -19,20 +19,25 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     for (const ModelPreset& p : presets) {
         const ParamCounts c = count_params(p.arch);
         if (c.total() > 10'000'000'000'000'000ULL)
-            finding("preset '" + p.id + "' counts " + std::to_string(c.total()) + " parameters (over 1e16)");
-        if (c.active() > c.total()) finding("preset '" + p.id + "' has more active than total parameters");
+            finding("preset '" + std::string(p.id) + "' counts " + std::to_string(c.total()) +
+                    " parameters (over 1e16)");
+        const std::string id(p.id);
+        if (c.active() > c.total())
+            finding("preset '" + id + "' has more active than total parameters");
         for (const std::string& name : [&] {
-                 std::vector<std::string> names{p.id, p.hf_repo};
+                 std::vector<std::string> names{id, std::string(p.hf_repo)};
                  names.insert(names.end(), p.aliases.begin(), p.aliases.end());
                  return names;
              }()) {
             if (normalize_name(name).empty()) continue;
             const ModelPreset* found = find_preset(presets, name);
-            if (!found) finding("preset name '" + name + "' of '" + p.id + "' is not found by find_preset");
+            if (!found)
+                finding("preset name '" + name + "' of '" + id + "' is not found by find_preset");
             if (found->id != p.id)
-                finding("preset name '" + name + "' of '" + p.id + "' finds '" + found->id + "' instead");
+                finding("preset name '" + name + "' of '" + id + "' finds '" +
+                        std::string(found->id) + "' instead");
         }
-        accepts([&] { throw_unknown_model(presets, p.id + "x"); });
+        accepts([&] { throw_unknown_model(presets, id + "x"); });
     }
     return 0;
 }

@@ -1,4 +1,4 @@
-#include "run_process.hpp"
+#include "support/run_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -9,17 +9,38 @@
 #include <cstdlib>
 #include <cstring>
 
+extern char** environ;
+
 ProcessResult run_process(const std::vector<std::string>& args, const std::string& stdin_text,
-                          const std::vector<std::string>& env, double timeout_seconds) {
+                          const std::vector<std::string>& env, double timeout_seconds,
+                          Stdout stdout_mode) {
     int in_pipe[2], out_pipe[2], err_pipe[2];
     if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return {};
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid == 0) {
         dup2(in_pipe[0], 0);
-        dup2(out_pipe[1], 1);
+        if (stdout_mode == Stdout::Pipe)
+            dup2(out_pipe[1], 1);
+        else if (stdout_mode == Stdout::DevFull) {
+            const int full = open("/dev/full", O_WRONLY);
+            dup2(full, 1);
+            close(full);
+        } else {
+            close(1);
+        }
         dup2(err_pipe[1], 2);
-        for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+        for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
+            close(fd);
+        std::vector<std::string> names;
+        for (char** e = environ; *e != nullptr; ++e) {
+            const std::string kv(*e);
+            const std::string name = kv.substr(0, kv.find('='));
+            if (name.rfind("GPUADVISE_", 0) == 0 || name == "NO_COLOR" || name == "COLUMNS")
+                names.push_back(name);
+        }
+        for (const auto& n : names) unsetenv(n.c_str());
+        setenv("XDG_CONFIG_HOME", "/nonexistent/gpuadvise-test-config", 1);
         for (const auto& kv : env) putenv(strdup(kv.c_str()));
         std::vector<char*> argv;
         for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -43,7 +64,8 @@ ProcessResult run_process(const std::vector<std::string>& args, const std::strin
     char buffer[65536];
     bool killed = false;
     while (open_fds > 0) {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (elapsed > timeout_seconds) {
             kill(pid, SIGKILL);
             killed = true;
@@ -58,7 +80,8 @@ ProcessResult run_process(const std::vector<std::string>& args, const std::strin
                 f.fd = -1;
                 --open_fds;
             } else {
-                (&f == &fds[0] ? result.out : result.err).append(buffer, static_cast<std::size_t>(n));
+                (&f == &fds[0] ? result.out : result.err)
+                    .append(buffer, static_cast<std::size_t>(n));
             }
         }
     }
@@ -66,7 +89,20 @@ ProcessResult run_process(const std::vector<std::string>& args, const std::strin
         if (f.fd >= 0) close(f.fd);
     int status = 0;
     waitpid(pid, &status, 0);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.exit_code = killed ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.exit_code = killed              ? -1
+                       : WIFEXITED(status) ? WEXITSTATUS(status)
+                                           : 128 + WTERMSIG(status);
     return result;
+}
+
+std::string gpuadvise_test_binary() {
+#ifdef GPUADVISE_BUILT_BIN
+    const char* chosen = std::getenv("GPUADVISE_TEST_BIN");
+    return chosen != nullptr && *chosen != '\0' ? std::string(chosen)
+                                                : std::string(GPUADVISE_BUILT_BIN);
+#else
+    return {};
+#endif
 }

@@ -6,9 +6,10 @@
 #include <string>
 
 class TempDir {
-public:
+  public:
     TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "gpuadvise-test-XXXXXX").string();
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "gpuadvise-test-XXXXXX").string();
         path_ = mkdtemp(pattern.data());
     }
     ~TempDir() {
@@ -26,6 +27,6 @@ public:
     }
     std::string path(const std::string& name) const { return (path_ / name).string(); }
 
-private:
+  private:
     std::filesystem::path path_;
 };

@@ -1,11 +1,13 @@
+#include "gpuadvise/catalog.hpp"
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <sstream>
 
-#include "gpuadvise/catalog.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/report_json.hpp"
 #include "gpuadvise/units.hpp"
 
 using namespace gpuadvise;
@@ -14,11 +16,13 @@ namespace {
 
 std::string entry(const std::string& id, const std::string& extra = "") {
     return R"({"id":")" + id + R"(","vendor":"nvidia","name":")" + id +
-           R"(","segment":"consumer","arch_family":"ada","memory_bytes":25769803776,"memory_bandwidth_gbps":1008,"sources":["test"])" +
+           R"(","segment":"consumer","arch_family":"ada","memory_bytes":25769803776,"memory_bandwidth_gbps":1008,"software":{"platform":"cuda"},"sources":["test"])" +
            extra + "}";
 }
 
-std::string catalog_of(const std::string& entries) { return R"({"schema":1,"gpus":[)" + entries + "]}"; }
+std::string catalog_of(const std::string& entries) {
+    return R"({"schema":1,"gpus":[)" + entries + "]}";
+}
 
 }  // namespace
 
@@ -26,7 +30,7 @@ TEST_CASE("the embedded catalog loads, validates and covers the three vendors") 
     const Catalog& c = embedded::catalog();
     CHECK(c.gpus.size() >= 75);
     std::map<std::string, int> per_vendor;
-    for (const auto& g : c.gpus) ++per_vendor[g.vendor];
+    for (const auto& g : c.gpus) ++per_vendor[std::string(to_string(g.vendor))];
     CHECK(per_vendor["nvidia"] >= 8);
     CHECK(per_vendor["amd"] >= 8);
     CHECK(per_vendor["intel"] >= 8);
@@ -38,50 +42,91 @@ TEST_CASE("the embedded catalog loads, validates and covers the three vendors") 
 }
 
 TEST_CASE("catalog validation names the file, the JSON path and the fix") {
-    CHECK_THROWS_WITH(parse_catalog("", "c.json"), Catch::Contains("c.json") && Catch::Contains("empty"));
+    CHECK_THROWS_WITH(parse_catalog("", "c.json"),
+                      Catch::Contains("c.json") && Catch::Contains("empty"));
     CHECK_THROWS_WITH(parse_catalog("{", "c.json"), Catch::Contains("not valid JSON"));
-    CHECK_THROWS_WITH(parse_catalog(R"({"gpus":{}})", "c.json"), Catch::Contains("/gpus") && Catch::Contains("array"));
-    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"memory_bytes_typo":1)")), "c.json"),
-                      Catch::Contains("/gpus/0/memory_bytes_typo") && Catch::Contains("not a catalog field"));
-    // Duplicate key: the later memory_bytes wins in nlohmann; the type is still checked.
+    CHECK_THROWS_WITH(parse_catalog(R"({"gpus":{}})", "c.json"),
+                      Catch::Contains("/gpus") && Catch::Contains("array"));
     CHECK_THROWS_WITH(
-        parse_catalog(catalog_of(R"({"id":"a","vendor":"nvidia","name":"a","segment":"consumer","arch_family":"ada","memory_bytes":"24GB","memory_bandwidth_gbps":1,"sources":["s"]})"),
-                      "c.json"),
+        parse_catalog(catalog_of(entry("a", R"(,"memory_bytes_typo":1)")), "c.json"),
+        Catch::Contains("/gpus/0/memory_bytes_typo") && Catch::Contains("not a known field"));
+    CHECK_THROWS_WITH(
+        parse_catalog(
+            catalog_of(
+                R"({"id":"a","vendor":"nvidia","name":"a","segment":"consumer","arch_family":"ada","memory_bytes":"24GB","memory_bandwidth_gbps":1,"software":{"platform":"cuda"},"sources":["s"]})"),
+            "c.json"),
         Catch::Contains("/gpus/0/memory_bytes") && Catch::Contains("integer"));
-    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a") + "," + entry("a")), "c.json"), Catch::Contains("appears twice"));
-    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"aliases":["x"])") + "," + entry("b", R"(,"aliases":["X"])")), "c.json"),
+    // A key twice is an error (a JSON reader that keeps the last one would hide a typo'd copy).
+    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"memory_bytes":1)")), "c.json"),
+                      Catch::Contains("'memory_bytes' appears twice"));
+    CHECK_THROWS_WITH(
+        parse_catalog(catalog_of(entry("a")) + std::string(1, '\0') + "garbage", "c.json"),
+        Catch::Contains("NUL"));
+    // Zero figures are not figures: a card without the path has null.
+    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"tflops":{"bf16":0})")), "c.json"),
+                      Catch::Contains("/gpus/0/tflops/bf16") && Catch::Contains("out of range"));
+    CHECK_THROWS_WITH(
+        parse_catalog(
+            catalog_of(
+                entry("a", R"(,"interconnect":{"type":"nvlink","bandwidth_gbps":0,"max_gpus":2})")),
+            "c.json"),
+        Catch::Contains("/gpus/0/interconnect/bandwidth_gbps"));
+    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a") + "," + entry("a")), "c.json"),
+                      Catch::Contains("appears twice"));
+    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"aliases":["x"])") + "," +
+                                               entry("b", R"(,"aliases":["X"])")),
+                                    "c.json"),
                       Catch::Contains("already used"));
-    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"tflops":{"fp8":100})")).replace(
-                                        catalog_of(entry("a")).find("ada"), 3, "amp"),
+    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"tflops":{"fp8":100})"))
+                                        .replace(catalog_of(entry("a")).find("ada"), 3, "amp"),
                                     "c.json"),
                       Catch::Contains("fp8"));
-    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a").replace(entry("a").find("1008"), 4, "25000")), "c.json"),
-                      Catch::Contains("memory_bandwidth_gbps") && Catch::Contains("out of range"));
-    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a").replace(entry("a").find("[\"test\"]"), 8, "[]")), "c.json"),
-                      Catch::Contains("sources"));
-    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"vendor":"nvida")")), "c.json"), Catch::Contains("vendor"));
+    CHECK_THROWS_WITH(
+        parse_catalog(catalog_of(entry("a").replace(entry("a").find("1008"), 4, "25000")),
+                      "c.json"),
+        Catch::Contains("memory_bandwidth_gbps") && Catch::Contains("out of range"));
+    CHECK_THROWS_WITH(
+        parse_catalog(catalog_of(entry("a").replace(entry("a").find("[\"test\"]"), 8, "[]")),
+                      "c.json"),
+        Catch::Contains("sources"));
+    CHECK_THROWS_WITH(parse_catalog(catalog_of(entry("a", R"(,"vendor":"nvida")")), "c.json"),
+                      Catch::Contains("vendor"));
 }
 
 TEST_CASE("a user catalog extends or overrides the embedded one") {
     const std::string base = catalog_of(entry("card-a") + "," + entry("card-b"));
     const Catalog merged = merge_catalogs(
-        base, "base", R"({"gpus":[{"id":"card-a","price":{"usd":1234,"kind":"street-estimate","source":"my shop"}},)" + entry("card-c") + "]}",
+        base, "base",
+        R"({"gpus":[{"id":"card-a","price":{"usd":1234,"kind":"street-estimate","source":"my shop"}},)" +
+            entry("card-c") + "]}",
         "mine.json");
     REQUIRE(merged.gpus.size() == 3);
     REQUIRE(merged.gpus[0].price);
     CHECK(merged.gpus[0].price->usd == 1234);
     CHECK(merged.gpus[2].id == "card-c");
-    CHECK_THROWS_AS(merge_catalogs(base, "base", R"({"gpus":[{"name":"no id"}]})", "mine.json"), InputError);
+    CHECK_THROWS_AS(merge_catalogs(base, "base", R"({"gpus":[{"name":"no id"}]})", "mine.json"),
+                    InputError);
+    // An id that matches nothing is a new card: a near miss gets a did-you-mean, not "vendor is
+    // required".
+    CHECK_THROWS_WITH(
+        merge_catalogs(
+            base, "base",
+            R"({"gpus":[{"id":"card-aa","price":{"usd":1,"kind":"msrp","source":"s"}}]})",
+            "mine.json"),
+        Catch::Contains("no card of the base catalog has the id 'card-aa'") &&
+            Catch::Contains("did you mean 'card-a'"));
 }
 
 TEST_CASE("GPU names resolve forgivingly and unknown or ambiguous names say what to type") {
     const Catalog& c = embedded::catalog();
-    for (const char* name : {"4090", "RTX 4090", "rtx-4090", "nvidia-rtx-4090", "rtx4090", "GeForce RTX 4090"}) {
+    for (const char* name :
+         {"4090", "RTX 4090", "rtx-4090", "nvidia-rtx-4090", "rtx4090", "GeForce RTX 4090"}) {
         INFO(name);
         CHECK(resolve_gpu(c, name).id == "nvidia-rtx-4090");
     }
     CHECK_THROWS_WITH(resolve_gpu(c, "rtx4900"), Catch::Contains("did you mean 'nvidia-rtx-4090'"));
-    CHECK_THROWS_WITH(resolve_gpu(c, "a100"), Catch::Contains("ambiguous") && Catch::Contains("nvidia-a100-80gb-sxm"));
+    CHECK_THROWS_WITH(resolve_gpu(c, "a100"),
+                      Catch::Contains("ambiguous") && Catch::Contains("nvidia-a100-80gb-sxm"));
     CHECK(resolve_gpu(c, "a10").id == "nvidia-a10");
     CHECK_THROWS_AS(resolve_gpu(c, ""), InputError);
 }
@@ -98,11 +143,13 @@ TEST_CASE("catalog entries agree with the reference table") {
         std::string cur;
         bool quoted = false;
         for (char ch : line) {
-            if (ch == '"') quoted = !quoted;
+            if (ch == '"')
+                quoted = !quoted;
             else if (ch == ',' && !quoted) {
                 out.push_back(cur);
                 cur.clear();
-            } else cur.push_back(ch);
+            } else
+                cur.push_back(ch);
         }
         out.push_back(cur);
         return out;
@@ -147,36 +194,55 @@ TEST_CASE("catalog entries agree with the reference table") {
         same("fp8_tensor_dense_tflops", g->tflops.fp8);
         same("tdp_w", g->tdp_watts);
         const std::string link = cells[col("multi_gpu_link_gbs")];
-        if (!link.empty() && g->notes.find("per direction") == std::string::npos) same("multi_gpu_link_gbs", g->interconnect_gbps);
+        if (!link.empty() && g->notes.find("per direction") == std::string::npos)
+            same("multi_gpu_link_gbs", g->link.gbps);
         ++compared;
     }
     CHECK(compared == 44);
 }
 
-TEST_CASE("the generated catalog equals a fresh parse of data/gpus.json") {
+TEST_CASE("the generated catalog equals a fresh parse of data/gpus.json, field by field") {
     const Catalog parsed = parse_catalog(embedded::gpus_json(), "data/gpus.json");
     const Catalog& built = embedded::catalog();
     REQUIRE(parsed.gpus.size() == built.gpus.size());
     CHECK(parsed.date == built.date);
-    for (std::size_t i = 0; i < parsed.gpus.size(); ++i) {
-        const Gpu& a = parsed.gpus[i];
-        const Gpu& b = built.gpus[i];
-        INFO(a.id);
-        CHECK(a.id == b.id);
-        CHECK(a.aliases == b.aliases);
-        CHECK(a.memory_bytes == b.memory_bytes);
-        CHECK(a.memory_bandwidth_gbps == b.memory_bandwidth_gbps);
-        CHECK(a.tflops.bf16 == b.tflops.bf16);
-        CHECK(a.tflops.fp8 == b.tflops.fp8);
-        CHECK(a.tflops.tf32 == b.tflops.tf32);
-        CHECK(a.tdp_watts == b.tdp_watts);
-        CHECK(a.interconnect_gbps == b.interconnect_gbps);
-        CHECK(a.interconnect_max_gpus == b.interconnect_max_gpus);
-        CHECK(a.price.has_value() == b.price.has_value());
-        if (a.price && b.price) CHECK(a.price->usd == b.price->usd);
-        CHECK(a.sources == b.sources);
-        CHECK(a.notes == b.notes);
-        CHECK(a.min_stack == b.min_stack);
-        CHECK(a.ecc == b.ecc);
+    // The JSON of every field, written the same way from both.
+    std::vector<const Gpu*> a, b;
+    for (const Gpu& g : parsed.gpus) a.push_back(&g);
+    for (const Gpu& g : built.gpus) b.push_back(&g);
+    CHECK(gpus_json(parsed, a) == gpus_json(built, b));
+    REQUIRE(parsed.names.size() == built.names.size());
+    for (std::size_t i = 0; i < parsed.names.size(); ++i) {
+        CHECK(parsed.names[i].key == built.names[i].key);
+        CHECK(parsed.names[i].gpu == built.names[i].gpu);
     }
+}
+
+TEST_CASE("a config price replaces the catalog's and keeps the launch price") {
+    Catalog c = embedded::catalog();
+    set_price(c, "4090", 1750, "config file x: prices.4090");
+    const Gpu& g = resolve_gpu(c, "nvidia-rtx-4090");
+    REQUIRE(g.price);
+    CHECK(g.price->usd == 1750);
+    CHECK(g.price->source == "config file x: prices.4090");
+    REQUIRE(g.launch_price);
+}
+
+TEST_CASE("filters and sorts of gpus") {
+    GpuFilter f;
+    f.vendor = Vendor::Amd;
+    f.min_memory_bytes = 100'000'000'000ULL;
+    f.sort = "memory";
+    const auto list = filter_gpus(embedded::catalog(), f);
+    REQUIRE_FALSE(list.empty());
+    for (const Gpu* g : list) {
+        CHECK(g->vendor == Vendor::Amd);
+        CHECK(g->memory_bytes >= f.min_memory_bytes);
+    }
+    for (std::size_t i = 1; i < list.size(); ++i)
+        CHECK(list[i - 1]->memory_bytes >= list[i]->memory_bytes);
+    GpuFilter nvlink;
+    nvlink.supports = "nvlink";
+    for (const Gpu* g : filter_gpus(embedded::catalog(), nvlink))
+        CHECK(g->link.type == LinkType::Nvlink);
 }

@@ -1,10 +1,11 @@
+#include "gpuadvise/detect.hpp"
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "gpuadvise/detect.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/units.hpp"
@@ -38,7 +39,8 @@ const std::string kNvidiaMixed =
 // rocm-smi 6.x (ROCm issue rocm_smi_lib#159 and marimo#9237 show these keys):
 // an MI250X reports a board code as its series, and a low-power warning
 // precedes the JSON.
-const std::string kRocmMi250x = R"~(WARNING: AMD GPU device(s) is/are in a low-power state. Check power control/runtime_status
+const std::string kRocmMi250x =
+    R"~(WARNING: AMD GPU device(s) is/are in a low-power state. Check power control/runtime_status
 
 {
   "card0": {
@@ -201,16 +203,16 @@ const std::string kXpuDetail = R"~({
     "vendor_name": "Intel(R) Corporation"
 })~";
 
-const Catalog& catalog() { return embedded::catalog(); }
+const Catalog& catalog() {
+    return embedded::catalog();
+}
 
 // One GPU matched against the real catalog.
-LocalGpu matched(const std::string& name, std::optional<std::uint64_t> memory = std::nullopt,
-                 const std::string& pci_name = "") {
+LocalGpu matched(const std::string& name, std::optional<std::uint64_t> memory = std::nullopt) {
     std::vector<LocalGpu> gpus(1);
     gpus[0].source = "test";
     gpus[0].name = name;
     gpus[0].memory_bytes = memory;
-    gpus[0].pci_name = pci_name;
     match_to_catalog(gpus, catalog());
     return gpus[0];
 }
@@ -219,9 +221,13 @@ std::string id_of(const std::string& name, std::optional<std::uint64_t> memory =
     return matched(name, memory).catalog_id;
 }
 
-constexpr std::uint64_t MiB(std::uint64_t n) { return n * kMiB; }
+constexpr std::uint64_t MiB(std::uint64_t n) {
+    return n * kMiB;
+}
 
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == std::string::npos; }
+bool one_line(const std::string& s) {
+    return !s.empty() && s.find('\n') == std::string::npos;
+}
 
 template <typename Parse>
 void check_input_error(Parse parse, const std::string& text, const std::string& expected) {
@@ -253,7 +259,7 @@ TEST_CASE("nvidia-smi CSV: an 8-GPU node") {
     }
 }
 
-TEST_CASE("nvidia-smi CSV: CRLF, extra spaces, [Not Supported], blank lines") {
+TEST_CASE("nvidia-smi CSV: CRLF, extra spaces, Not Supported fields, blank lines") {
     const auto gpus = parse_nvidia_smi_csv(kNvidiaMixed);
     REQUIRE(gpus.size() == 3);
     CHECK(gpus[0].name == "NVIDIA GeForce RTX 4090");
@@ -271,7 +277,8 @@ TEST_CASE("nvidia-smi CSV: N/A values, nounits, empty output") {
     REQUIRE(gpus.size() == 1);
     CHECK(gpus[0].name.empty());
     CHECK_FALSE(gpus[0].memory_bytes);
-    gpus = parse_nvidia_smi_csv("NVIDIA L4, 23034, 4, 16");  // --format=csv,noheader,nounits; no final newline
+    gpus = parse_nvidia_smi_csv(
+        "NVIDIA L4, 23034, 4, 16");  // --format=csv,noheader,nounits; no final newline
     REQUIRE(gpus.size() == 1);
     CHECK(gpus[0].memory_bytes == MiB(23034));
     CHECK(parse_nvidia_smi_csv("").empty());
@@ -281,18 +288,26 @@ TEST_CASE("nvidia-smi CSV: N/A values, nounits, empty output") {
 
 TEST_CASE("nvidia-smi CSV: malformed output is one InputError line") {
     check_input_error(parse_nvidia_smi_csv,
-                      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that "
+                      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
+                      "driver. Make sure that "
                       "the latest NVIDIA driver is installed and running.\n",
                       "nvidia-smi line 1: expected 'name, memory, PCIe gen, PCIe width'");
     check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 24564 MiB, 4\n", "line 1");
     check_input_error(parse_nvidia_smi_csv, "a, 1 MiB, 4, 16\nb, 2 MiB, 4, 16, extra\n", "line 2");
-    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, lots, 4, 16\n", "memory 'lots'");
-    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 24564 parsecs, 4, 16\n", "memory");
-    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 99999999999999999999 MiB, 4, 16\n", "memory");
-    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 18446744073709551615 MiB, 4, 16\n", "out of range");
-    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 24564 MiB, 99, 16\n", "PCIe generation '99'");
-    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 24564 MiB, 4, x16\n", "PCIe width");
-    check_input_error(parse_nvidia_smi_csv, std::string(kMaxToolOutputBytes + 1, 'x'), "more than 4 MiB");
+    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, lots, 4, 16\n",
+                      "memory 'lots'");
+    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 24564 parsecs, 4, 16\n",
+                      "memory");
+    check_input_error(parse_nvidia_smi_csv,
+                      "NVIDIA GeForce RTX 4090, 99999999999999999999 MiB, 4, 16\n", "memory");
+    check_input_error(parse_nvidia_smi_csv,
+                      "NVIDIA GeForce RTX 4090, 18446744073709551615 MiB, 4, 16\n", "out of range");
+    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 24564 MiB, 99, 16\n",
+                      "PCIe generation '99'");
+    check_input_error(parse_nvidia_smi_csv, "NVIDIA GeForce RTX 4090, 24564 MiB, 4, x16\n",
+                      "PCIe width");
+    check_input_error(parse_nvidia_smi_csv, std::string(kMaxToolOutputBytes + 1, 'x'),
+                      "more than 4 MiB");
     std::string many;
     for (int i = 0; i < 1100; ++i) many += "NVIDIA L4, 23034 MiB, 4, 16\n";
     check_input_error(parse_nvidia_smi_csv, many, "more than 1024 GPUs");
@@ -316,9 +331,9 @@ TEST_CASE("rocm-smi JSON: warning preamble, board-code series, the system entry"
     CHECK(gpus[0].name == "AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2");
     CHECK(gpus[0].memory_bytes == 68702699520ULL);
     CHECK(gpus[0].pci_id == "1002:7408");
-    CHECK(gpus[0].pci_name == "AMD Instinct MI250X");
     // The board code names no card; the PCI id does, and one GCD's memory picks the SKU.
     match_to_catalog(gpus, catalog());
+    CHECK(gpus[0].pci_name == "Instinct MI250X");
     CHECK(gpus[0].catalog_id == "amd-mi250x-1gcd");
     CHECK_THAT(gpus[0].match_note, Catch::Contains("PCI id 1002:7408"));
 }
@@ -327,11 +342,12 @@ TEST_CASE("rocm-smi JSON: a Radeon card") {
     auto gpus = parse_rocm_smi_json(kRocm7900xt);
     REQUIRE(gpus.size() == 1);
     CHECK(gpus[0].name == "Radeon RX 7900 XT");
-    CHECK(gpus[0].pci_name == "AMD Radeon RX 7900 XT");  // revision 0xcc
     match_to_catalog(gpus, catalog());
+    CHECK(gpus[0].pci_name == "Radeon RX 7900 XT");  // revision 0xcc
     CHECK(gpus[0].catalog_id == "amd-rx-7900-xt");
     // Warnings after the JSON, or before it in brackets, are not part of it.
-    CHECK(parse_rocm_smi_json(kRocm7900xt + "\nWARNING: [card0] is in a low-power state {1}\n").size() == 1);
+    CHECK(parse_rocm_smi_json(kRocm7900xt + "\nWARNING: [card0] is in a low-power state {1}\n")
+              .size() == 1);
     CHECK(parse_rocm_smi_json("[WARNING] low-power state\n" + kRocm7900xt).size() == 1);
 }
 
@@ -350,8 +366,10 @@ TEST_CASE("rocm-smi JSON: malformed output") {
     check_input_error(parse_rocm_smi_json, R"~({"card0": {"Card Series": )~", "not valid JSON");
     check_input_error(parse_rocm_smi_json, R"~([1, 2, 3])~", "expected a JSON object");
     check_input_error(parse_rocm_smi_json, R"~({"card0": [1, 2]})~", "'card0' is not an object");
-    check_input_error(parse_rocm_smi_json, R"~({"card0": {"VRAM Total Memory (B)": "lots"}})~", "not a whole number");
-    check_input_error(parse_rocm_smi_json, std::string(5000, '[') + std::string(5000, ']'), "nested deeper");
+    check_input_error(parse_rocm_smi_json, R"~({"card0": {"VRAM Total Memory (B)": "lots"}})~",
+                      "not a whole number");
+    check_input_error(parse_rocm_smi_json, std::string(5000, '[') + std::string(5000, ']'),
+                      "nesting deeper");
     CHECK(parse_rocm_smi_json(R"~({"system": {"Driver version": "6.7.0"}})~").empty());
 }
 
@@ -386,9 +404,12 @@ TEST_CASE("amd-smi JSON: a bare list, N/A fields, a string size, a missing name"
 TEST_CASE("amd-smi JSON: malformed output") {
     check_input_error(parse_amd_smi_json, R"~({"cpu_data": []})~", "expected a list of GPUs");
     check_input_error(parse_amd_smi_json, R"~([1])~", "GPU entry 0 is not an object");
-    check_input_error(parse_amd_smi_json, R"~([{"vram": {"size": {"value": 1, "unit": "parsec"}}}])~", "unknown unit");
-    check_input_error(parse_amd_smi_json, R"~([{"vram": {"size": "many"}}])~", "not like '65520 MB'");
-    check_input_error(parse_amd_smi_json, R"~([{"bus": {"max_pcie_width": 512}}])~", "max_pcie_width 512");
+    check_input_error(parse_amd_smi_json,
+                      R"~([{"vram": {"size": {"value": 1, "unit": "parsec"}}}])~", "unknown unit");
+    check_input_error(parse_amd_smi_json, R"~([{"vram": {"size": "many"}}])~",
+                      "not like '65520 MB'");
+    check_input_error(parse_amd_smi_json, R"~([{"bus": {"max_pcie_width": 512}}])~",
+                      "max_pcie_width 512");
     CHECK(parse_amd_smi_json("[]").empty());
 }
 
@@ -418,68 +439,90 @@ TEST_CASE("xpu-smi JSON: the device list and one device's details") {
 TEST_CASE("xpu-smi JSON: malformed output") {
     check_input_error(parse_xpu_smi_json, R"~({"device_list": 5})~", "not a list");
     check_input_error(parse_xpu_smi_json, R"~({"something": 1})~", "expected \"device_list\"");
-    check_input_error(parse_xpu_smi_json, R"~({"device_list": [{"device_name": "x", "pcie_generation": "fast"}]})~",
+    check_input_error(parse_xpu_smi_json,
+                      R"~({"device_list": [{"device_name": "x", "pcie_generation": "fast"}]})~",
                       "pcie_generation");
     CHECK(parse_xpu_smi_json(R"~({"device_list": []})~").empty());
 }
 
 // ------------------------------------------------------------------------ sysfs
 
-TEST_CASE("sysfs: vendors kept, others skipped, names from the PCI table") {
+TEST_CASE("sysfs: vendors kept, others skipped, names from the catalog's PCI ids") {
     std::vector<SysfsDrmCard> cards(6);
-    cards[0] = {"0x1a03\n", "0x2000\n", std::nullopt, std::nullopt, std::nullopt, std::nullopt};  // ASPEED BMC
+    cards[0] = {"0x1a03\n",   "0x2000\n",   std::nullopt,
+                std::nullopt, std::nullopt, std::nullopt};  // ASPEED BMC
     cards[1] = {"0x10de\n", "0x2684\n", "0xa1\n", std::nullopt, "16.0 GT/s PCIe\n", "16\n"};
     cards[2] = {"0x1002\n", "0x744c\n", "0xc8\n", "25753026560\n", "16.0 GT/s PCIe\n", "16\n"};
     cards[3] = {"0x1002\n", "0x744c\n", std::nullopt, "25753026560\n", "Unknown\n", "255\n"};
-    cards[4] = {"0x8086\n", "0xa780\n", "0x04\n", std::nullopt, std::nullopt, std::nullopt};  // an iGPU
+    cards[4] = {"0x8086\n",   "0xa780\n",   "0x04\n",
+                std::nullopt, std::nullopt, std::nullopt};  // an iGPU
     cards[5] = {"0x10de\n", "0x1234\n", std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     auto gpus = parse_sysfs_drm(cards);
     REQUIRE(gpus.size() == 5);
     CHECK(gpus[0].source == "sysfs");
-    CHECK(gpus[0].name == "NVIDIA GeForce RTX 4090");
     CHECK(gpus[0].pcie_gen == 4);
     CHECK(gpus[0].pcie_width == 16);
-    CHECK(gpus[1].name == "AMD Radeon RX 7900 XTX");
     CHECK(gpus[1].memory_bytes == 25753026560ULL);
     CHECK_FALSE(gpus[2].pcie_gen);
     CHECK_FALSE(gpus[2].pcie_width);
-    CHECK(gpus[3].name == "PCI 8086:a780");
-    CHECK(gpus[4].name == "PCI 10de:1234");
 
     match_to_catalog(gpus, catalog());
+    CHECK(gpus[0].name == "NVIDIA GeForce RTX 4090");
+    CHECK(gpus[1].name == "AMD Radeon RX 7900 XTX");
+    CHECK(gpus[3].name == "PCI 8086:a780");
+    CHECK(gpus[4].name == "PCI 10de:1234");
     CHECK(gpus[0].catalog_id == "nvidia-rtx-4090");
     CHECK(gpus[1].catalog_id == "amd-rx-7900-xtx");
-    // Without the revision the device id covers four cards, one the catalog lacks.
-    CHECK(gpus[2].catalog_id.empty());
-    CHECK_THAT(gpus[2].match_note, Catch::Contains("ambiguous"));
+    // Without the revision the device id covers three catalog cards; the memory picks one.
+    CHECK(gpus[2].catalog_id == "amd-rx-7900-xtx");
+    CHECK_THAT(gpus[2].match_note,
+               Catch::Contains("by PCI id 1002:744c") && Catch::Contains("memory picked it"));
     CHECK(gpus[3].catalog_id.empty());
     CHECK(gpus[4].catalog_id.empty());
 }
 
 TEST_CASE("sysfs: an AMD GCD of an MI250X by device id and memory") {
-    std::vector<SysfsDrmCard> cards{{"0x1002", "0x740c", "0x01", "68702699520", std::nullopt, std::nullopt}};
+    std::vector<SysfsDrmCard> cards{
+        {"0x1002", "0x740c", "0x01", "68702699520", std::nullopt, std::nullopt}};
     auto gpus = parse_sysfs_drm(cards);
     REQUIRE(gpus.size() == 1);
-    CHECK(gpus[0].name == "AMD Instinct MI250X / MI250");
     match_to_catalog(gpus, catalog());
+    CHECK(gpus[0].pci_name == "Instinct MI250 / Instinct MI250X");
     CHECK(gpus[0].catalog_id == "amd-mi250x-1gcd");
 }
 
 TEST_CASE("sysfs: a vendor file that is not a PCI id") {
-    const std::vector<SysfsDrmCard> cards{{"banana", "0x2684", std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
-    check_input_error([&](const std::string&) { return parse_sysfs_drm(cards); }, "", "not PCI ids");
+    const std::vector<SysfsDrmCard> cards{
+        {"banana", "0x2684", std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
+    check_input_error([&](const std::string&) { return parse_sysfs_drm(cards); }, "",
+                      "not PCI ids");
 }
 
-TEST_CASE("the PCI table: exact revisions, all names otherwise, unknown ids") {
-    CHECK(pci_device_name("10de", "2684") == "NVIDIA GeForce RTX 4090");
-    CHECK(pci_device_name("0x10DE", "0x2330") == "NVIDIA H100 SXM5 80GB");
-    CHECK(pci_device_name("0x1002", "0x744c", "0xc8") == "AMD Radeon RX 7900 XTX");
-    CHECK(pci_device_name("1002", "744c") ==
-          "AMD Radeon RX 7900 XTX / AMD Radeon RX 7900 XT / AMD Radeon RX 7900 GRE / AMD Radeon RX 7900M");
-    CHECK(pci_device_name("1002", "744c", "0x99") == pci_device_name("1002", "744c"));
-    CHECK(pci_device_name("10de", "ffff").empty());
-    CHECK(pci_device_name("zz", "2684").empty());
-    CHECK(pci_device_name("10de", "12345").empty());
+TEST_CASE(
+    "PCI ids of the catalog: exact revisions, every card of the device otherwise, unknown ids") {
+    const auto ids = [](std::string_view v, std::string_view d, std::string_view r = {}) {
+        std::vector<std::string> out;
+        for (const Gpu* g : cards_with_pci_id(catalog(), v, d, r)) out.emplace_back(g->id);
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    CHECK(ids("10de", "2684") == std::vector<std::string>{"nvidia-rtx-4090"});
+    CHECK(ids("0x10DE", "0x2330") == std::vector<std::string>{"nvidia-h100-sxm5"});
+    CHECK(ids("0x1002", "0x744c", "0xc8") == std::vector<std::string>{"amd-rx-7900-xtx"});
+    CHECK(ids("1002", "744c") ==
+          std::vector<std::string>{"amd-rx-7900-gre", "amd-rx-7900-xt", "amd-rx-7900-xtx"});
+    CHECK(ids("1002", "744c", "0x99").empty());
+    CHECK(ids("10de", "ffff").empty());
+    CHECK(ids("zz", "2684").empty());
+    CHECK(ids("10de", "12345").empty());
+    // Every id the catalog lists is well formed and belongs to its vendor.
+    for (const Gpu& g : catalog().gpus)
+        for (const auto id : g.pci_ids) {
+            INFO(g.id << " " << id);
+            CHECK(id.substr(0, 4) == (g.vendor == Vendor::Nvidia ? "10de"
+                                      : g.vendor == Vendor::Amd  ? "1002"
+                                                                 : "8086"));
+        }
 }
 
 // --------------------------------------------------------------------- matching
@@ -511,7 +554,8 @@ TEST_CASE("matching: NVIDIA names as nvidia-smi prints them") {
     CHECK(id_of("NVIDIA TITAN RTX", MiB(24576)) == "nvidia-titan-rtx");
     CHECK(id_of("NVIDIA GeForce RTX 5090", MiB(32607)) == "nvidia-rtx-5090");
     CHECK(id_of("NVIDIA GeForce RTX 4070 Ti SUPER", MiB(16376)) == "nvidia-rtx-4070-ti-super");
-    CHECK(id_of("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", MiB(97887)) == "nvidia-rtx-pro-6000-blackwell");
+    CHECK(id_of("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", MiB(97887)) ==
+          "nvidia-rtx-pro-6000-blackwell");
 }
 
 TEST_CASE("matching: memory picks the SKU among cards that share a name") {
@@ -575,9 +619,14 @@ TEST_CASE("matching: unknown, ambiguous and mismatched cards keep an empty id wi
     CHECK(id_of("[[[[////]]]]").empty());
 }
 
-TEST_CASE("matching: the PCI name stands in for a board code") {
-    const LocalGpu g = matched("AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2", 68702699520ULL, "AMD Instinct MI250X");
-    CHECK(g.catalog_id == "amd-mi250x-1gcd");
+TEST_CASE("matching: the PCI id stands in for a board code") {
+    std::vector<LocalGpu> gpus(1);
+    gpus[0].source = "test";
+    gpus[0].name = "AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2";
+    gpus[0].memory_bytes = 68702699520ULL;
+    gpus[0].pci_id = "1002:7408";
+    match_to_catalog(gpus, catalog());
+    CHECK(gpus[0].catalog_id == "amd-mi250x-1gcd");
 }
 
 TEST_CASE("matching: every catalog entry finds itself by its own name and memory") {
@@ -608,11 +657,13 @@ TEST_CASE("parsers: cut or corrupted samples give InputError or a result, nothin
     std::size_t results = 0, errors = 0;
     for (const auto& [text, parse] : samples) {
         std::vector<std::string> inputs;
-        for (std::size_t cut = 0; cut <= text.size(); cut += 7) inputs.push_back(text.substr(0, cut));
+        for (std::size_t cut = 0; cut <= text.size(); cut += 7)
+            inputs.push_back(text.substr(0, cut));
         for (int i = 0; i < 300; ++i) {
             std::string t = text;
             for (int k = 0; k < 3; ++k) {
-                const std::size_t at = std::uniform_int_distribution<std::size_t>(0, t.size() - 1)(rng);
+                const std::size_t at =
+                    std::uniform_int_distribution<std::size_t>(0, t.size() - 1)(rng);
                 t[at] = bytes[std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng)];
             }
             inputs.push_back(t);

@@ -1,11 +1,14 @@
+#include "gpuadvise/memory.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
-#include "gpuadvise/memory.hpp"
 #include "gpuadvise/units.hpp"
+#include "support/request.hpp"
 
 using namespace gpuadvise;
+using test::Values;
 
 namespace {
 
@@ -14,12 +17,21 @@ const char* kToy =
     R"({"model_type":"llama","num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,"num_key_value_heads":2,)"
     R"("intermediate_size":128,"vocab_size":100,"tie_word_embeddings":false})";
 
-Workload toy(WorkloadRequest r) {
-    r.hf_config_text = kToy;
-    return resolve_workload(r, {});
+Workload toy(Values values) {
+    ModelInputs inputs;
+    inputs.hf_config_text = kToy;
+    return test::workload(values, {}, inputs);
 }
 
-double runtime_for(std::uint64_t allocated) { return 0.75 * static_cast<double>(kGiB) + 0.08 * static_cast<double>(allocated); }
+double runtime_for(std::uint64_t allocated) {
+    return 0.75 * static_cast<double>(kGiB) + 0.08 * static_cast<double>(allocated);
+}
+
+std::uint64_t sum(const MemoryEstimate& m) {
+    std::uint64_t s = 0;
+    for (const auto b : m.bytes) s += b;
+    return s;
+}
 
 }  // namespace
 
@@ -30,113 +42,152 @@ TEST_CASE("the toy model's parameters are counted by hand") {
 }
 
 TEST_CASE("component estimator: inference arithmetic on a hand-computed case") {
-    WorkloadRequest r;
-    r.method = "inference";
-    r.precision = "bf16";
-    r.batch = "2";
-    r.prompt = "6";
-    r.gen = "2";
-    const MemoryEstimate m = estimate(toy(r));
-    CHECK(m.component("weights_bytes") == 86'848 * 2);
-    CHECK(m.component("kv_cache_bytes") == 2 * (2 * 32) * 8 * 2 * 2);  // layers x (K+V) x ctx x batch x bf16
-    CHECK(m.component("activations_bytes") == 2 * 6 * 2 * (2 * 64 + 2 * 64 + 2 * 32 + 3 * 128));
-    CHECK(m.component("logits_bytes") == 2 * 100 * 6);
+    const MemoryEstimate m = estimate(toy({{Field::Method, "inference"},
+                                           {Field::Precision, "bf16"},
+                                           {Field::Batch, "2"},
+                                           {Field::Prompt, "6"},
+                                           {Field::Gen, "2"}}));
+    CHECK(m.get(&Components::weights) == 86'848 * 2);
+    CHECK(m.get(&Components::kv_cache) ==
+          2 * (2 * 32) * 8 * 2 * 2);  // layers x (K+V) x ctx x batch x bf16
+    CHECK(m.get(&Components::activations) == 2 * 6 * 2 * (2 * 64 + 2 * 64 + 2 * 32 + 3 * 128));
+    CHECK(m.get(&Components::logits) == 2 * 100 * 6);
     CHECK(m.allocated_bytes == 173'696 + 4'096 + 16'896 + 1'200);
-    CHECK(m.component("runtime_bytes") == to_bytes(runtime_for(m.allocated_bytes)));
-    std::uint64_t sum = 0;
-    for (const auto& c : m.components) sum += c.bytes;
-    CHECK(sum == m.per_gpu_bytes);
+    CHECK(m.get(&Components::runtime) == to_bytes(runtime_for(m.allocated_bytes)));
+    CHECK(sum(m) == m.per_gpu_bytes);
 }
 
 TEST_CASE("component estimator: LoRA adapters, gradients and AdamW state by hand") {
-    WorkloadRequest r;
-    r.method = "lora";
-    r.lora_rank = "4";
-    r.lora_targets = "q,v";
-    const MemoryEstimate m = estimate(toy(r));
-    // r x (64 + 64) for q plus r x (64 + 32) for v, per layer, 2 layers = 1792 parameters in fp32 (AMP).
+    const MemoryEstimate m = estimate(
+        toy({{Field::Method, "lora"}, {Field::LoraRank, "4"}, {Field::LoraTargets, "q,v"}}));
+    // r x (64 + 64) for q plus r x (64 + 32) for v, per layer, 2 layers = 1792 parameters in fp32
+    // (AMP).
     CHECK(m.trainable_params == 1'792);
-    CHECK(m.component("adapters_bytes") == 1'792 * 4);
-    CHECK(m.component("gradients_bytes") == 1'792 * 4);
-    CHECK(m.component("optimizer_bytes") == 1'792 * 8);
-    CHECK(m.component("weights_bytes") == 86'848 * 2);
+    CHECK(m.get(&Components::adapters) == 1'792 * 4);
+    CHECK(m.get(&Components::gradients) == 1'792 * 4);
+    CHECK(m.get(&Components::optimizer) == 1'792 * 8);
+    CHECK(m.get(&Components::weights) == 86'848 * 2);
 }
 
 TEST_CASE("full fine-tune with AMP AdamW costs 16 bytes per parameter plus 16-bit copies") {
-    WorkloadRequest r;
-    r.model = "8B";
-    r.method = "full";
-    const MemoryEstimate m = estimate(resolve_workload(r, {}));
-    CHECK(m.component("weights_bytes") == 32'000'000'000ULL);
-    CHECK(m.component("gradients_bytes") == 32'000'000'000ULL);
-    CHECK(m.component("optimizer_bytes") == 64'000'000'000ULL);
-    CHECK(m.component("workspace_bytes") == 16'000'000'000ULL);
+    const MemoryEstimate m =
+        estimate(test::workload({{Field::Model, "8B"}, {Field::Method, "full"}}));
+    CHECK(m.get(&Components::weights) == 32'000'000'000ULL);
+    CHECK(m.get(&Components::gradients) == 32'000'000'000ULL);
+    CHECK(m.get(&Components::optimizer) == 64'000'000'000ULL);
+    CHECK(m.get(&Components::workspace) == 16'000'000'000ULL);
 }
 
 TEST_CASE("the document's estimator reproduces its 21.6 GB worked example exactly") {
-    WorkloadRequest r;
-    r.model = "8B";
-    r.method = "full";
-    r.precision = "fp16";
-    r.estimator = "doc";
-    const MemoryEstimate m = estimate(resolve_workload(r, {}));
+    const MemoryEstimate m = estimate(test::workload({{Field::Model, "8B"},
+                                                      {Field::Method, "full"},
+                                                      {Field::Precision, "fp16"},
+                                                      {Field::Estimator, "doc"}}));
     CHECK(m.per_gpu_bytes == 21'600'000'000ULL);
-    CHECK(m.component("weights_bytes") == 16'000'000'000ULL);
-    CHECK(m.component("activations_bytes") == 2'400'000'000ULL);
+    CHECK(m.get(&Components::weights) == 16'000'000'000ULL);
+    CHECK(m.get(&Components::activations) == 2'400'000'000ULL);
+    CHECK(sum(m) == m.per_gpu_bytes);
+}
+
+TEST_CASE("every estimator fills the same components") {
+    const MemoryEstimate doc =
+        estimate(test::workload({{Field::Model, "8B"}, {Field::Estimator, "doc"}}));
+    const MemoryEstimate comp = estimate(test::workload({{Field::Model, "8B"}}));
+    const MemoryEstimate task = estimate(test::workload({{Field::Task, "sdxl"}}));
+    CHECK(doc.bytes.size() == comp.bytes.size());
+    CHECK(task.get(&Components::requirement) == 12'000'000'000ULL);
+    CHECK(sum(task) == task.per_gpu_bytes);
 }
 
 TEST_CASE("quantised formats count their scale overhead") {
-    CHECK(weight_bytes_per_param(Quant::Nf4, Precision::Bf16, false) == Approx(0.5625));
-    CHECK(weight_bytes_per_param(Quant::Nf4, Precision::Bf16, true) == Approx(0.5 + 1.0 / 64 + 4.0 / 16384));
-    CHECK(weight_bytes_per_param(Quant::GptqInt4, Precision::Fp16, false) == Approx(0.51953125));
-    CHECK(weight_bytes_per_param(Quant::None, Precision::Fp32, false) == 4.0);
+    const auto bytes = [](const char* q, Precision p, bool dq) {
+        return weight_bytes_per_param(parse_quant(q, "--quant"), p, dq);
+    };
+    CHECK(bytes("nf4", Precision::Bf16, false) == Approx(0.5625));
+    CHECK(bytes("nf4", Precision::Bf16, true) == Approx(0.5 + 1.0 / 64 + 4.0 / 16384));
+    CHECK(bytes("gptq-int4", Precision::Fp16, false) == Approx(0.51953125));
+    CHECK(bytes("gptq-int4:32", Precision::Fp16, false) == Approx((4 + 20.0 / 32) / 8));
+    CHECK(bytes("none", Precision::Fp32, false) == 4.0);
+    CHECK(bytes("q8_0", Precision::Bf16, false) ==
+          Approx(8.515 / 8));  // Q8_0 blocks (8.5 bits) and the head
 }
 
 TEST_CASE("grouped-query attention shrinks the KV cache by the group factor") {
-    WorkloadRequest gqa;
-    gqa.model = "llama-3.1-8b";
-    gqa.seq = "8192";
-    const MemoryEstimate m = estimate(resolve_workload(gqa, embedded::model_presets()));
+    const MemoryEstimate m = estimate(test::workload(
+        {{Field::Model, "llama-3.1-8b"}, {Field::Seq, "8192"}}, embedded::model_presets()));
     // 32 layers x 2 x 8 KV heads x 128 x 8192 tokens x 2 bytes = 1 GiB
-    CHECK(m.component("kv_cache_bytes") == 32ULL * 2 * 8 * 128 * 8192 * 2);
+    CHECK(m.get(&Components::kv_cache) == 32ULL * 2 * 8 * 128 * 8192 * 2);
+}
+
+TEST_CASE("sliding-window layers hold only their window of KV cache") {
+    // Mistral 7B v0.1: a 4096-token window on every layer.
+    ModelInputs in;
+    in.hf_config_text =
+        R"({"model_type":"mistral","num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,)"
+        R"("intermediate_size":14336,"vocab_size":32000,"sliding_window":4096})";
+    const MemoryEstimate m =
+        estimate(test::workload({{Field::Seq, "32768"}, {Field::Engine, "vllm"}}, {}, in));
+    CHECK(m.get(&Components::kv_cache) == 32ULL * 2 * 8 * 128 * 4096 * 2);
+    // Gemma 2's pattern: every other layer is global; sliding layers keep 4096.
+    in.hf_config_text =
+        R"({"model_type":"gemma2","num_hidden_layers":4,"hidden_size":256,"num_attention_heads":4,"num_key_value_heads":2,)"
+        R"("head_dim":64,"intermediate_size":512,"vocab_size":1000,"sliding_window":1024})";
+    const Workload g = test::workload({{Field::Seq, "8192"}, {Field::Engine, "vllm"}}, {}, in);
+    CHECK(g.model.arch.sliding_layers == 2);
+    CHECK(estimate(g).get(&Components::kv_cache) == (2ULL * 8192 + 2ULL * 1024) * 2 * 2 * 64 * 2);
 }
 
 TEST_CASE("multi-GPU modes divide what each GPU holds") {
-    WorkloadRequest base;
-    base.model = "8B";
-    base.method = "full";
-    const MemoryEstimate one = estimate(resolve_workload(base, {}));
+    const MemoryEstimate one =
+        estimate(test::workload({{Field::Model, "8B"}, {Field::Method, "full"}}));
     const auto with = [&](const char* parallel) {
-        WorkloadRequest r = base;
-        r.gpus = "4";
-        r.parallel = parallel;
-        return estimate(resolve_workload(r, {}));
+        return estimate(test::workload({{Field::Model, "8B"},
+                                        {Field::Method, "full"},
+                                        {Field::Gpus, "4"},
+                                        {Field::Parallel, parallel}}));
     };
-    const MemoryEstimate ddp = with("ddp"), zero2 = with("zero2"), fsdp = with("fsdp"), tp = with("tp"), pp = with("pp");
-    CHECK(ddp.component("weights_bytes") == one.component("weights_bytes"));
-    CHECK(ddp.component("workspace_bytes") > one.component("workspace_bytes"));  // gradient buckets
-    CHECK(zero2.component("gradients_bytes") == one.component("gradients_bytes") / 4);
-    CHECK(zero2.component("weights_bytes") == 16'000'000'000ULL);  // 16-bit replica, fp32 master sharded
-    CHECK(fsdp.component("weights_bytes") == one.component("weights_bytes") / 4);
-    CHECK(fsdp.component("optimizer_bytes") == one.component("optimizer_bytes") / 4);
-    CHECK(tp.component("activations_bytes") < one.component("activations_bytes"));
-    CHECK(pp.component("weights_bytes") == one.component("weights_bytes") / 4);
+    const MemoryEstimate ddp = with("ddp"), zero2 = with("zero2"), fsdp = with("fsdp"),
+                         tp = with("tp"), pp = with("pp");
+    CHECK(ddp.get(&Components::weights) == one.get(&Components::weights));
+    CHECK(ddp.get(&Components::workspace) > one.get(&Components::workspace));  // gradient buckets
+    CHECK(zero2.get(&Components::gradients) == one.get(&Components::gradients) / 4);
+    CHECK(zero2.get(&Components::weights) ==
+          16'000'000'000ULL);  // 16-bit replica, fp32 master sharded
+    CHECK(fsdp.get(&Components::weights) == one.get(&Components::weights) / 4);
+    CHECK(fsdp.get(&Components::optimizer) == one.get(&Components::optimizer) / 4);
+    CHECK(tp.get(&Components::activations) < one.get(&Components::activations));
+    CHECK(pp.get(&Components::weights) == one.get(&Components::weights) / 4);
     CHECK(fsdp.total_bytes == fsdp.per_gpu_bytes * 4);
     CHECK(fsdp.per_gpu_bytes < zero2.per_gpu_bytes);
     CHECK(zero2.per_gpu_bytes < ddp.per_gpu_bytes);
 }
 
 TEST_CASE("gradient checkpointing and flash attention lower training activations") {
-    WorkloadRequest r;
-    r.model = "8B";
-    r.method = "lora";
-    r.seq = "2048";
-    const auto act = [&](bool ckpt, bool flash) {
-        WorkloadRequest x = r;
-        x.grad_ckpt = ckpt;
-        x.flash_attn = flash;
-        return estimate(resolve_workload(x, {})).component("activations_bytes");
+    const auto act = [&](const char* ckpt, const char* flash) {
+        return estimate(test::workload({{Field::Model, "8B"},
+                                        {Field::Method, "lora"},
+                                        {Field::Seq, "2048"},
+                                        {Field::GradCkpt, ckpt},
+                                        {Field::FlashAttn, flash}}))
+            .get(&Components::activations);
     };
-    CHECK(act(true, true) < act(false, true));
-    CHECK(act(false, true) < act(false, false));
+    CHECK(act("true", "true") < act("false", "true"));
+    CHECK(act("false", "true") < act("false", "false"));
+}
+
+TEST_CASE("a workload past the documented bound is refused, never wrapped into a fit") {
+    CHECK_THROWS_WITH(test::workload({{Field::Model, "8B"},
+                                      {Field::Method, "full"},
+                                      {Field::Batch, "1000000"},
+                                      {Field::Seq, "100000000"}}),
+                      Catch::Contains("tokens per step"));
+    // Within the bound the sum is exact: components add up, nothing saturates.
+    const MemoryEstimate m = estimate(test::workload({{Field::Model, "8B"},
+                                                      {Field::Method, "full"},
+                                                      {Field::Batch, "10000"},
+                                                      {Field::Seq, "1000000"}}));
+    __uint128_t total = 0;
+    for (const auto b : m.bytes) total += b;
+    CHECK(total == m.per_gpu_bytes);
+    CHECK(static_cast<double>(m.per_gpu_bytes) > 1e15);
 }

@@ -1,9 +1,11 @@
+#include "gpuadvise/rank.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/catalog.hpp"
-#include "gpuadvise/rank.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/units.hpp"
+#include "support/request.hpp"
 
 using namespace gpuadvise;
 
@@ -14,24 +16,21 @@ namespace {
 const char* kTiny = R"({"schema":1,"gpus":[
  {"id":"small","vendor":"nvidia","name":"Small","segment":"consumer","arch_family":"ada","memory_bytes":8589934592,
   "memory_bandwidth_gbps":300,"tflops":{"bf16":40,"fp16":40},"tdp_watts":150,"pcie":{"gen":4,"lanes":8},
-  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"price":{"usd":300,"kind":"msrp","source":"t"},"sources":["t"]},
+  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"price":{"usd":300,"kind":"msrp","source":"t"},"software":{"platform":"cuda"},"sources":["t"]},
  {"id":"mid","vendor":"nvidia","name":"Mid","segment":"consumer","arch_family":"ada","memory_bytes":25769803776,
   "memory_bandwidth_gbps":1000,"tflops":{"bf16":160,"fp16":160},"tdp_watts":450,"pcie":{"gen":4,"lanes":16},
-  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"price":{"usd":1600,"kind":"msrp","source":"t"},"sources":["t"]},
+  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"price":{"usd":1600,"kind":"msrp","source":"t"},"software":{"platform":"cuda"},"sources":["t"]},
  {"id":"big","vendor":"nvidia","name":"Big","segment":"datacenter","arch_family":"hopper","memory_bytes":85899345920,
   "memory_bandwidth_gbps":3350,"tflops":{"bf16":990,"fp16":990,"fp8":1979},"tdp_watts":700,"pcie":{"gen":5,"lanes":16},
-  "form_factor":"SXM5","interconnect":{"type":"nvlink","bandwidth_gbps":900,"max_gpus":8},
-  "price":{"usd":30000,"kind":"street-estimate","source":"t"},"ecc":true,"sources":["t"]},
+  "form_factor":"SXM5","form":"module","interconnect":{"type":"nvlink","bandwidth_gbps":900,"max_gpus":8,"topology":"switch"},
+  "price":{"usd":30000,"kind":"street-estimate","source":"t"},"ecc":true,"software":{"platform":"cuda"},"sources":["t"]},
  {"id":"old","vendor":"nvidia","name":"Old","segment":"datacenter","arch_family":"turing","memory_bytes":17179869184,
   "memory_bandwidth_gbps":320,"tflops":{"fp16":65},"tdp_watts":70,"pcie":{"gen":3,"lanes":16},
-  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"sources":["t"]}]})";
+  "interconnect":{"type":"none","bandwidth_gbps":null,"max_gpus":1},"software":{"platform":"cuda"},"sources":["t"]}]})";
 
 Workload make(const char* model, const char* method, const char* precision = "bf16") {
-    WorkloadRequest r;
-    r.model = model;
-    r.method = method;
-    r.precision = precision;
-    return resolve_workload(r, {});
+    return test::workload(
+        {{Field::Model, model}, {Field::Method, method}, {Field::Precision, precision}});
 }
 
 bool fired(const Recommendation& r, const std::string& id) {
@@ -49,21 +48,25 @@ const Recommendation& find(const std::vector<Recommendation>& recs, const std::s
 
 }  // namespace
 
-TEST_CASE("ranking puts fitting plans first, picks the smallest plan that fits, and is deterministic") {
+TEST_CASE(
+    "ranking puts fitting plans first, picks the smallest plan that fits, and is deterministic") {
     const Catalog c = parse_catalog(kTiny, "tiny");
     const Workload w = make("8B", "inference");  // 16 GB of bf16 weights
     const auto recs = rank(w, c, {});
     REQUIRE(recs.size() == 4);
     CHECK(find(recs, "mid").count == 1);
     CHECK(find(recs, "big").count == 1);
-    CHECK(find(recs, "small").count == 4);  // 3 x 8 GiB is not a power-of-two plan; 4 over PCIe fits
+    CHECK(find(recs, "small").count ==
+          4);  // 3 x 8 GiB is not a power-of-two plan; 4 over PCIe fits
     CHECK(find(recs, "small").strategy == Parallel::Pp);
     CHECK_FALSE(find(recs, "old").fits);  // Turing: no bf16
     CHECK(fired(find(recs, "old"), "precision-bf16"));
     bool seen_miss = false;
     for (const auto& r : recs) {
-        if (!r.fits) seen_miss = true;
-        else CHECK_FALSE(seen_miss);
+        if (!r.fits)
+            seen_miss = true;
+        else
+            CHECK_FALSE(seen_miss);
     }
     for (std::size_t i = 1; i < recs.size(); ++i)
         if (recs[i].fits && recs[i - 1].fits) CHECK(recs[i - 1].score >= recs[i].score);
@@ -91,7 +94,8 @@ TEST_CASE("an interconnect domain bounds the plan size") {
     const Workload w = make("8B", "inference");
     RankOptions sixteen;
     sixteen.fixed_gpus = 16;
-    const Recommendation r = evaluate_plan(w, c.gpus[2], 16, sixteen);  // big: NVLink domain of 8, SXM
+    const Recommendation r =
+        evaluate_plan(w, c.gpus[2], 16, sixteen);  // big: NVLink domain of 8, SXM
     CHECK(fired(r, "interconnect-domain"));
     CHECK_FALSE(r.fits);
     const Recommendation ok = evaluate_plan(w, c.gpus[2], 8, sixteen);
@@ -120,7 +124,8 @@ TEST_CASE("rules fire with their numbers and stay quiet otherwise") {
     four.fixed_gpus = 4;
     CHECK(fired(evaluate_plan(make("13B", "full"), mid, 4, four), "pcie-allreduce"));
     CHECK_FALSE(fired(evaluate_plan(make("13B", "full"), big, 4, four), "pcie-allreduce"));
-    // no-ecc-serving for a consumer card without ECC info is not asserted; "big" has ECC.
+    // no-ecc-serving: a consumer card with unknown ECC fires; "big" has ECC.
+    CHECK(fired(evaluate_plan(make("1B", "inference"), mid, 1, o), "no-ecc-serving"));
     CHECK_FALSE(fired(evaluate_plan(make("1B", "inference"), big, 1, o), "no-ecc-serving"));
     // host-lanes: four consumer cards need a bigger platform; two do not
     CHECK(fired(evaluate_plan(make("8B", "inference"), small, 4, four), "host-lanes"));
@@ -132,11 +137,9 @@ TEST_CASE("rules fire with their numbers and stay quiet otherwise") {
     CHECK(fired(evaluate_plan(make("1B", "inference"), big, 1, budget), "budget"));
     CHECK_FALSE(fired(evaluate_plan(make("1B", "inference"), small, 1, budget), "budget"));
     // fp8 weights need an FP8 path
-    WorkloadRequest fp8;
-    fp8.model = "1B";
-    fp8.quant = "fp8";
-    CHECK(fired(evaluate_plan(resolve_workload(fp8, {}), mid, 1, o), "precision-fp8"));  // no fp8 figure
-    CHECK_FALSE(fired(evaluate_plan(resolve_workload(fp8, {}), big, 1, o), "precision-fp8"));
+    const Workload fp8 = test::workload({{Field::Model, "1B"}, {Field::Quant, "fp8"}});
+    CHECK(fired(evaluate_plan(fp8, mid, 1, o), "precision-fp8"));  // no fp8 figure
+    CHECK_FALSE(fired(evaluate_plan(fp8, big, 1, o), "precision-fp8"));
 }
 
 TEST_CASE("Windows reserves display memory") {

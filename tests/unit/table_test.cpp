@@ -1,14 +1,21 @@
+#include "gpuadvise/table.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/table.hpp"
+#include "gpuadvise/text.hpp"
 
 using namespace gpuadvise;
 
 namespace {
 Table sample() {
     Table t;
-    t.columns = {{"#", true, 0}, {"GPU", false, 0}, {"Price", true, 2}, {"Bandwidth", true, 1}, {"Reason", false, 3, true}};
-    t.rows = {{"1", "nvidia-rtx-4090", "$1599", "1008 GB/s", "fits with 13.4 GiB headroom, \"fast\"; ~1000 tok/s"},
+    t.columns = {{"#", true, 0},
+                 {"GPU", false, 0},
+                 {"Price", true, 2},
+                 {"Bandwidth", true, 1},
+                 {"Reason", false, 3, true}};
+    t.rows = {{"1", "nvidia-rtx-4090", "$1599", "1008 GB/s",
+               "fits with 13.4 GiB headroom, \"fast\"; ~1000 tok/s"},
               {"10", "amd-mi300x", "-", "5300 GB/s", "needs 151.5 GiB per GPU | card has 192 GiB"}};
     return t;
 }
@@ -17,8 +24,10 @@ Table sample() {
 TEST_CASE("CSV has a header row and RFC 4180 quoting") {
     const std::string csv = render_csv(sample());
     CHECK(csv.rfind("#,GPU,Price,Bandwidth,Reason\r\n", 0) == 0);
-    CHECK(csv.find("\"fits with 13.4 GiB headroom, \"\"fast\"\"; ~1000 tok/s\"") != std::string::npos);
-    CHECK(csv.find("10,amd-mi300x,-,5300 GB/s,needs 151.5 GiB per GPU | card has 192 GiB\r\n") != std::string::npos);
+    CHECK(csv.find("\"fits with 13.4 GiB headroom, \"\"fast\"\"; ~1000 tok/s\"") !=
+          std::string::npos);
+    CHECK(csv.find("10,amd-mi300x,-,5300 GB/s,needs 151.5 GiB per GPU | card has 192 GiB\r\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("Markdown renders as a table and escapes pipes") {

@@ -1,37 +1,37 @@
+#include "gpuadvise/task.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/build_sheet.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
-#include "gpuadvise/task.hpp"
+#include "support/request.hpp"
 
 using namespace gpuadvise;
 
 namespace {
 
 Workload task_workload(const TaskPreset& t) {
-    WorkloadRequest r;
-    if (t.model) {
-        r.model = t.model;
-        r.method = t.method;
-    } else {
-        r.fixed_bytes = t.requirements.min_memory_bytes;
-        r.fixed_label = t.id;
-    }
-    return resolve_workload(r, {});
+    return test::workload({{Field::Task, std::string(t.id)}}, embedded::model_presets());
+}
+
+RankOptions options_for(const TaskPreset& t) {
+    RankOptions o;
+    o.task = &t.requirements;
+    return o;
 }
 
 }  // namespace
 
-TEST_CASE("every fitting recommendation of each document task row satisfies the row's constraints") {
+TEST_CASE(
+    "every fitting recommendation of each document task row satisfies the row's constraints") {
     const Catalog& catalog = embedded::catalog();
     for (const TaskPreset& t : task_presets()) {
         INFO(t.id);
-        RankOptions options;
-        options.task = t.requirements;
-        const auto recs = rank(task_workload(t), catalog, options);
+        const auto recs = rank(task_workload(t), catalog, options_for(t));
         std::size_t fitting = 0;
         for (const auto& r : recs) {
             if (!r.fits) continue;
@@ -39,7 +39,7 @@ TEST_CASE("every fitting recommendation of each document task row satisfies the 
             INFO(r.gpu->id);
             CHECK(r.gpu->memory_bytes >= t.requirements.min_memory_bytes);
             CHECK(r.gpu->memory_bandwidth_gbps >= t.requirements.min_bandwidth_gbps);
-            if (t.requirements.needs_nvlink) CHECK(r.gpu->interconnect_type != "none");
+            if (t.requirements.needs_fast_link) CHECK(r.gpu->has_fast_link());
             if (t.requirements.needs_av1) CHECK(r.gpu->av1_encode.value_or(false));
             CHECK(r.memory.per_gpu_bytes <= r.usable_bytes);
         }
@@ -49,26 +49,31 @@ TEST_CASE("every fitting recommendation of each document task row satisfies the 
 
 TEST_CASE("task rows reject the cards the document's constraints exclude") {
     const Catalog& catalog = embedded::catalog();
-    RankOptions video;
-    video.task = find_task("video").requirements;
-    const Recommendation a100 =
-        evaluate_plan(task_workload(find_task("video")), resolve_gpu(catalog, "nvidia-a100-80gb-sxm"), 1, video);
-    CHECK_FALSE(a100.fits);  // no hardware AV1 encoder
-    const Recommendation flex = evaluate_plan(task_workload(find_task("video")), resolve_gpu(catalog, "flex-170"), 1, video);
-    CHECK(flex.fits);
-    RankOptions full13;
-    full13.task = find_task("full-13b").requirements;
-    const Recommendation rtx = evaluate_plan(task_workload(find_task("full-13b")), resolve_gpu(catalog, "4090"), 8, full13);
-    CHECK_FALSE(rtx.fits);  // 24 GB < 40 GB, no NVLink, 1008 GB/s < 1500 GB/s
+    const TaskPreset& video = find_task("video");
+    CHECK_FALSE(evaluate_plan(task_workload(video), resolve_gpu(catalog, "nvidia-a100-80gb-sxm"), 1,
+                              options_for(video))
+                    .fits);
+    CHECK(
+        evaluate_plan(task_workload(video), resolve_gpu(catalog, "flex-170"), 1, options_for(video))
+            .fits);
+    const TaskPreset& full13 = find_task("full-13b");
+    CHECK_FALSE(
+        evaluate_plan(task_workload(full13), resolve_gpu(catalog, "4090"), 8, options_for(full13))
+            .fits);
     CHECK_THROWS_WITH(find_task("full-13"), Catch::Contains("did you mean 'full-13b'"));
 }
 
-TEST_CASE("a task without a model takes no model flags") {
-    WorkloadRequest r;
-    r.fixed_bytes = 12'000'000'000ULL;
-    r.fixed_label = "sdxl";
-    r.model = "8B";
-    CHECK_THROWS_WITH(resolve_workload(r, {}), Catch::Contains("not a language-model workload"));
+TEST_CASE("every task's document pick is a card of the catalog") {
+    for (const TaskPreset& t : task_presets())
+        CHECK_NOTHROW(resolve_gpu(embedded::catalog(), t.document_pick));
+}
+
+TEST_CASE("a language-model task fills the model and method the user left out") {
+    const Workload w = task_workload(find_task("qlora-7b"));
+    CHECK(w.method == Method::Qlora);
+    CHECK(w.model.params == 7'000'000'000ULL);
+    const Workload mine = test::workload({{Field::Task, "qlora-7b"}, {Field::Model, "13B"}});
+    CHECK(mine.model.params == 13'000'000'000ULL);
 }
 
 TEST_CASE("the build sheet generalises the document's 850 W rule") {

@@ -1,17 +1,17 @@
+#include "gpuadvise/workload.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
-#include "gpuadvise/workload.hpp"
+#include "support/request.hpp"
 
 using namespace gpuadvise;
+using test::Values;
 
 TEST_CASE("QLoRA defaults follow the document's recipe and are all reported") {
-    WorkloadRequest r;
-    r.model = "8B";
-    r.method = "qlora";
-    const Workload w = resolve_workload(r, {});
-    CHECK(w.quant == Quant::Nf4);
+    const Workload w = test::workload({{Field::Model, "8B"}, {Field::Method, "qlora"}});
+    CHECK(w.quant.text() == "nf4");
     CHECK(w.double_quant);
     CHECK(w.precision == Precision::Fp16);
     CHECK(w.lora_rank == 64);
@@ -24,78 +24,91 @@ TEST_CASE("QLoRA defaults follow the document's recipe and are all reported") {
 }
 
 TEST_CASE("inference splits the context into prompt and generated tokens") {
-    WorkloadRequest r;
-    r.model = "8B";
-    r.seq = "1000";
-    r.gen = "100";
-    const Workload w = resolve_workload(r, {});
+    const Workload w =
+        test::workload({{Field::Model, "8B"}, {Field::Seq, "1000"}, {Field::Gen, "100"}});
     CHECK(w.prompt == 900);
     CHECK(w.seq == 1000);
 }
 
 TEST_CASE("contradictory or meaningless combinations are errors that say how to fix them") {
-    const auto fails = [](WorkloadRequest r, const char* text) {
-        if (!r.model && !r.hf_config_text) r.model = "8B";
-        CHECK_THROWS_WITH(resolve_workload(r, embedded::model_presets()), Catch::Contains(text));
+    const auto fails = [](Values values, const char* text) {
+        Request r = test::request(values);
+        if (!r.has(Field::Model)) r.set(Field::Model, "8B", "--model");
+        CHECK_THROWS_WITH(resolve_workload(r, {}, embedded::model_presets()),
+                          Catch::Contains(text));
     };
-    WorkloadRequest r;
-    r.method = "qlora";
-    r.quant = "none";
-    fails(r, "needs a quantized base");
-    r = {};
-    r.method = "full";
-    r.lora_rank = "8";
-    fails(r, "--lora-rank");
-    r = {};
-    r.method = "full";
-    r.quant = "nf4";
-    fails(r, "cannot be combined");
-    r = {};
-    r.gpus = "3";
-    r.parallel = "tp";
-    fails(r, "heads to divide evenly");
-    r = {};
-    r.optimizer = "adamw";
-    fails(r, "applies to training");
-    r = {};
-    r.method = "qlorra";
-    fails(r, "did you mean 'qlora'");
-    r = {};
-    r.batch = "0";
-    fails(r, "--batch '0'");
-    r = {};
-    r.batch = "-1";
-    fails(r, "--batch '-1'");
-    r = {};
-    r.seq = "abc";
-    fails(r, "--seq 'abc'");
-    r = {};
-    r.prompt = "10";
-    r.gen = "10";
-    r.seq = "30";
-    fails(r, "give two of the three");
-    r = {};
-    r.model = "8B";
-    r.hf_config_text = "{}";
-    fails(r, "give only one");
-    r = {};
-    r.lora_targets = "q,,v";
-    r.method = "lora";
-    fails(r, "empty entry");
-    r = {};
-    r.model = "0";
-    fails(r, "positive");
-    r = {};
-    r.model = "1e30B";
-    fails(r, "over 1e15");
+    fails({{Field::Method, "qlora"}, {Field::Quant, "none"}}, "needs a quantized base");
+    fails({{Field::Method, "full"}, {Field::LoraRank, "8"}}, "--lora-rank");
+    fails({{Field::Method, "full"}, {Field::Quant, "nf4"}}, "cannot be combined");
+    fails({{Field::Gpus, "3"}, {Field::Parallel, "tp"}}, "heads to divide evenly");
+    fails({{Field::Optimizer, "adamw"}}, "applies to training");
+    fails({{Field::Method, "qlorra"}}, "did you mean 'qlora'");
+    fails({{Field::Batch, "0"}}, "--batch '0'");
+    fails({{Field::Batch, "-1"}}, "--batch '-1'");
+    fails({{Field::Seq, "abc"}}, "--seq 'abc'");
+    fails({{Field::Prompt, "10"}, {Field::Gen, "10"}, {Field::Seq, "30"}}, "give two of the three");
+    fails({{Field::LoraTargets, "q,,v"}, {Field::Method, "lora"}}, "empty entry");
+    fails({{Field::Model, "0"}}, "positive");
+    fails({{Field::Model, "1e30B"}}, "over 1e15");
+    fails({{Field::Quant, "q4_k_m"}, {Field::Engine, "tensorrt-llm"}}, "does not load");
+    fails({{Field::KvDtype, "q4_0"}, {Field::Engine, "vllm"}}, "not a KV cache type vLLM offers");
+    fails({{Field::Quant, "exl2:99"}}, "from 2 to 8");
+    fails({{Field::Method, "qlora"}, {Field::Quant, "q4_0"}}, "cannot be the frozen base");
+    ModelInputs in;
+    in.hf_config_text = "{}";
+    CHECK_THROWS_WITH(resolve_workload(test::request({{Field::Model, "8B"}}), in, {}),
+                      Catch::Contains("give only one"));
+}
+
+TEST_CASE("a task without a model takes no workload field at all") {
+    // Every workload field of the table is refused for the SDXL row, by name.
+    for (const FieldSpec& s : field_specs()) {
+        if (s.field == Field::Task || (s.group & (kModelGroup | kWorkloadGroup | kJobGroup)) == 0)
+            continue;
+        INFO(s.flag);
+        Request r = test::request({{Field::Task, "sdxl"}});
+        r.set(s.field, s.kind == FieldKind::Value ? "1" : "true", std::string(s.flag));
+        CHECK_THROWS_WITH(resolve_workload(r, {}, {}), Catch::Contains(std::string(s.flag)));
+    }
+    CHECK_NOTHROW(test::workload({{Field::Task, "sdxl"}}));
+}
+
+TEST_CASE("fields for another kind of workload are refused with the fix") {
+    CHECK_THROWS_WITH(
+        test::workload({{Field::Model, "8B"}, {Field::Method, "full"}, {Field::KvDtype, "fp8"}}),
+        Catch::Contains("--kv-dtype applies to --method inference"));
+    CHECK_THROWS_WITH(
+        test::workload({{Field::Model, "8B"}, {Field::Method, "full"}, {Field::Engine, "vllm"}}),
+        Catch::Contains("--engine applies to --method inference"));
+    CHECK_THROWS_WITH(test::workload({{Field::Model, "8B"}, {Field::GradCkpt, "true"}}),
+                      Catch::Contains("--grad-ckpt applies to training"));
+    CHECK_THROWS_WITH(test::workload({{Field::Model, "8B"}, {Field::LoraRank, "8"}}),
+                      Catch::Contains("--lora-rank applies to --method lora or qlora"));
+}
+
+TEST_CASE("origins other than flags appear in messages") {
+    Request r;
+    r.set(Field::Model, "8B", "\"model\"");
+    r.set(Field::Batch, "18446744073709551615", "\"batch\"");
+    CHECK_THROWS_WITH(resolve_workload(r, {}, {}),
+                      Catch::Contains("\"batch\" '18446744073709551615' is too large"));
 }
 
 TEST_CASE("LoRA targets accept Hugging Face module names and all-linear") {
-    WorkloadRequest r;
-    r.model = "8B";
-    r.method = "lora";
-    r.lora_targets = "q_proj,k_proj,gate_proj";
-    CHECK(resolve_workload(r, {}).lora_targets.size() == 3);
-    r.lora_targets = "all-linear";
-    CHECK(resolve_workload(r, {}).lora_targets.size() == 7);
+    CHECK(test::workload({{Field::Model, "8B"},
+                          {Field::Method, "lora"},
+                          {Field::LoraTargets, "q_proj,k_proj,gate_proj"}})
+              .lora_targets.size() == 3);
+    CHECK(test::workload(
+              {{Field::Model, "8B"}, {Field::Method, "lora"}, {Field::LoraTargets, "all-linear"}})
+              .lora_targets.size() == 7);
+}
+
+TEST_CASE("the engine follows the weights when not given") {
+    CHECK(test::workload({{Field::Model, "8B"}, {Field::Quant, "q4_k_m"}}).engine->id ==
+          "llama.cpp");
+    CHECK(test::workload({{Field::Model, "8B"}}).engine->id == "vllm");
+    CHECK_FALSE(test::workload({{Field::Model, "8B"}}).engine_given);
+    CHECK(test::workload({{Field::Model, "8B"}, {Field::Engine, "LM Studio"}}).engine->id ==
+          "lm-studio");
 }

@@ -1,0 +1,169 @@
+#pragma once
+// The one table of option fields: every flag a command takes, its batch-line
+// key, its GPUADVISE_* variable and config-file key when it is a setting, its
+// help with the default and where the default comes from, its choices, and
+// which workloads it applies to. CLI11 registration, `batch` line parsing,
+// settings, completions, the man page, the `--task` guard and the README's flag
+// list are all read from (or checked against) this table.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvise {
+
+enum class Field : std::uint8_t {
+    // the model, and the card to answer for
+    Model,
+    HfConfig,
+    Gguf,
+    Safetensors,
+    ModelDir,
+    Task,
+    Gpu,
+    // the workload
+    Method,
+    Precision,
+    Quant,
+    DoubleQuant,
+    MixedPrecision,
+    Optimizer,
+    OptimizerInBackward,
+    KvDtype,
+    Batch,
+    Seq,
+    Prompt,
+    Gen,
+    GradCkpt,
+    FlashAttn,
+    ChunkedLoss,
+    LoraRank,
+    LoraTargets,
+    Gpus,
+    Parallel,
+    Engine,
+    Estimator,
+    // the job: time and cost
+    Tokens,
+    Steps,
+    Epochs,
+    DatasetTokens,
+    AmortizeYears,
+    KwhPrice,
+    CloudPrice,
+    // the host
+    Os,
+    // ranking
+    Top,
+    RankBy,
+    MaxGpus,
+    Budget,
+    Vendor,
+    Segment,
+    Explain,
+    // listing the catalog
+    MinMemory,
+    MinBandwidth,
+    Supports,
+    Sort,
+    // output and data
+    Format,
+    Color,
+    Json,
+    Verbose,
+    Catalog,
+    CatalogMerge,
+    kCount
+};
+inline constexpr std::size_t kFieldCount = static_cast<std::size_t>(Field::kCount);
+
+// How a flag takes its value.
+enum class FieldKind : std::uint8_t {
+    Value,   // --batch 4
+    Toggle,  // --grad-ckpt / --no-grad-ckpt; text "true" or "false"
+    Switch,  // --explain, --json; text "true"
+    Count,   // -v, -vv; text is the count
+};
+
+// The commands that take a group of fields.
+enum FieldGroup : std::uint16_t {
+    kModelGroup = 1U << 0U,     // --model and the model-file flags
+    kWorkloadGroup = 1U << 1U,  // method, precision, batch, ...
+    kJobGroup = 1U << 2U,       // tokens, prices
+    kHostGroup = 1U << 3U,      // --os
+    kRankGroup = 1U << 4U,      // top, rank-by, budget, filters
+    kOutputGroup = 1U << 5U,    // format, color, json, verbose
+    kCatalogGroup = 1U << 6U,   // --catalog, --catalog-merge
+    kGpuGroup = 1U << 7U,       // --gpu: the card estimate, check and fit answer for
+    kFilterGroup = 1U << 8U,    // gpus: --min-memory, --supports, --sort
+};
+
+// Which workloads a workload field means something for; giving it for another
+// is an error that names the field and the fix.
+enum class Applies : std::uint8_t {
+    Always,
+    Model,      // a modelled workload (not a task preset's fixed memory floor)
+    Training,   // --method full, lora or qlora
+    Inference,  // --method inference
+    Lora,       // --method lora or qlora
+};
+
+struct FieldSpec {
+    Field field;
+    std::string_view flag;        // "--batch"
+    std::string_view short_flag;  // "-m" or empty
+    std::string_view key;         // "batch": the batch-line key and config-file key
+    FieldKind kind = FieldKind::Value;
+    std::uint16_t group = 0;
+    std::string_view value_name;  // "N", "SIZE", "FILE"
+    std::string_view help;
+    std::string_view default_help;  // "4 for training (document §4); 1 for inference"
+    Applies applies = Applies::Always;
+    bool setting = false;  // also from GPUADVISE_<KEY> and the config file
+    bool file = false;     // completes file names
+    std::vector<std::string> (*choices)() = nullptr;
+
+    // "GPUADVISE_RANK_BY" for key "rank_by".
+    std::string env_name() const;
+    // The help line as --help prints it: text, choices and default.
+    std::string help_text() const;
+    // The negative spelling of a toggle: "--no-grad-ckpt".
+    std::string negative_flag() const;
+    // How --help, the man page and the README show the flag:
+    // "-m, --model NAME|SIZE", "--grad-ckpt, --no-grad-ckpt".
+    std::string usage() const;
+};
+
+std::span<const FieldSpec> field_specs();
+const FieldSpec& spec(Field f);
+// The field whose batch/config key is `key`; nullptr when none.
+const FieldSpec* find_field_by_key(std::string_view key);
+
+// One value as given, with where it came from, so an error names the origin
+// the user can fix: "--batch", "GPUADVISE_TOP", "config.json: top", "line 3: batch".
+struct Given {
+    std::string text;
+    std::string origin;
+};
+
+// The values a command received: flags, settings, or a batch line.
+class Request {
+  public:
+    const std::optional<Given>& get(Field f) const { return values_[static_cast<std::size_t>(f)]; }
+    bool has(Field f) const { return get(f).has_value(); }
+    void set(Field f, std::string text, std::string origin) {
+        values_[static_cast<std::size_t>(f)] = Given{std::move(text), std::move(origin)};
+    }
+    void clear(Field f) { values_[static_cast<std::size_t>(f)].reset(); }
+    // A toggle or switch's value; nullopt when not given.
+    std::optional<bool> flag(Field f) const;
+
+  private:
+    std::array<std::optional<Given>, kFieldCount> values_;
+};
+
+}  // namespace gpuadvise

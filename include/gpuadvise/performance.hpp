@@ -1,0 +1,83 @@
+#pragma once
+// The speed, time and cost model (docs/performance-model.md): decode steps are
+// bound by the bytes they read (weights, KV cache) at the engine's share of
+// peak bandwidth plus its per-layer overhead; prefill and training are bound
+// by FLOPs at a share of dense tensor peak; multi-GPU plans add communication
+// over the plan's real links. Engine efficiencies live in data/engines.json.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/memory.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise {
+
+// What a job is, for time and cost (all optional; without them only rates are reported).
+struct JobOptions {
+    std::optional<double> tokens;  // training tokens, or tokens to generate
+    std::optional<double> steps;   // optimizer steps of one micro-batch per GPU
+    std::optional<double> epochs;  // with dataset_tokens
+    std::optional<double> dataset_tokens;
+    double amortize_years = 3.0;                     // purchase price spread over this life
+    double kwh_price_usd = 0.15;                     // energy price
+    double utilisation = 0.8;                        // share of TDP drawn while the job runs
+    std::optional<double> cloud_price_per_gpu_hour;  // rented instead of bought
+};
+
+enum class Bound : std::uint8_t { Unknown, Memory, Compute };
+inline constexpr auto kBounds = make_enum_table<Bound>(
+    {{Bound::Unknown, "unknown"}, {Bound::Memory, "memory"}, {Bound::Compute, "compute"}});
+enum class CostBasis : std::uint8_t { None, Purchase, Cloud };
+inline constexpr auto kCostBases =
+    make_enum_table<CostBasis>({{CostBasis::None, "none"},
+                                {CostBasis::Purchase, "purchase+energy"},
+                                {CostBasis::Cloud, "cloud"}});
+
+// The links a multi-GPU plan communicates over, per direction.
+struct PlanLinks {
+    double gbps = 16;          // GB/s per direction between the plan's GPUs (the slowest hop)
+    double latency_s = 20e-6;  // per collective call
+};
+
+struct Performance {
+    Bound bound = Bound::Unknown;
+    std::optional<double> decode_tokens_per_s;  // aggregate over the batch and the plan's GPUs
+    std::optional<double> prefill_tokens_per_s;
+    std::optional<double> time_to_first_token_s;
+    std::optional<double> train_tokens_per_s;
+    std::optional<double>
+        step_seconds;  // one micro-batch per GPU, forward + backward (+ communication)
+    std::optional<double> job_hours;
+    std::optional<double> job_cost_usd;
+    std::optional<double> energy_kwh;
+    std::optional<double> usd_per_million_tokens;  // serving: cost per million generated tokens
+    CostBasis cost_basis = CostBasis::None;
+    // The headline rate used for ranking: decode tokens/s or training tokens/s.
+    std::optional<double> tokens_per_s() const;
+};
+
+// Share of the CUDA-calibrated efficiency a software platform reaches: Metal
+// is fitted on the Apple rows of bench/data; ROCm, oneAPI and Habana have no
+// measured rows there and carry documented assumptions.
+double platform_efficiency(const Gpu& gpu);
+bool platform_calibrated(const Gpu& gpu);
+
+// Dense tensor throughput at the workload's compute precision, in TFLOPS.
+std::optional<double> compute_tflops(const Gpu& gpu, const Workload& workload);
+
+// Training efficiency (model FLOPs utilisation) for a hidden width: small
+// matrices keep tensor cores less busy. Fitted on bench/data (see the doc).
+double training_mfu(std::int64_t hidden);
+
+// The links between `count` cards of `gpu` on one host, as the model uses them.
+PlanLinks plan_links(const Gpu& gpu, std::int64_t count);
+
+// `workload.gpus` cards of `gpu`, with `memory` the per-GPU estimate;
+// `price_usd` is what the whole plan costs (GPUs and host), for job costs.
+Performance estimate_performance(const Workload& workload, const MemoryEstimate& memory,
+                                 const Gpu& gpu, const JobOptions& job = {},
+                                 std::optional<double> price_usd = std::nullopt);
+
+}  // namespace gpuadvise

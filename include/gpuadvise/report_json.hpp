@@ -1,0 +1,44 @@
+#pragma once
+// Every --json document (schema 1, docs/json.md and docs/schema/), written
+// straight into a string by json::Writer. Tables (report_text.hpp) read the
+// same values and the same rounding, so the two cannot disagree. Nothing here
+// writes to a stream; the CLI prints the returned text.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/json.hpp"
+#include "gpuadvise/memory.hpp"
+#include "gpuadvise/rank.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Rates as both outputs show them: three significant digits, at most six
+// decimals; nullopt for an absent or non-finite value.
+std::optional<double> rounded_rate(const std::optional<double>& v);
+
+void write_workload(json::Writer& w, const Workload& workload);
+void write_memory(json::Writer& w, const MemoryEstimate& m);
+void write_performance(json::Writer& w, const Performance& p);
+void write_recommendation(json::Writer& w, const Recommendation& r, std::size_t rank);
+void write_gpu(json::Writer& w, const Gpu& g);
+
+// `gpuadvise estimate --json`, optionally with one card's plan.
+std::string estimate_json(const Workload& w, const MemoryEstimate& m,
+                          const Recommendation* plan = nullptr, bool pretty = true);
+// `gpuadvise --json` and `compare --json`.
+std::string recommend_json(const Workload& w, const MemoryEstimate& m,
+                           const std::vector<Recommendation>& recs, std::size_t top,
+                           const RankOptions& options, bool pretty = true);
+// `gpuadvise check --json`.
+std::string check_json(const Workload& w, const Recommendation& rec, bool pretty = true);
+std::string gpus_json(const Catalog& catalog, const std::vector<const Gpu*>& gpus);
+std::string gpu_show_json(const Gpu& g);
+std::string models_json(const std::vector<ModelPreset>& presets);
+std::string rules_json();
+
+}  // namespace gpuadvise

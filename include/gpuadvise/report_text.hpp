@@ -1,0 +1,43 @@
+#pragma once
+// Reports for people: the same values as report_json.hpp, laid out as tables
+// (table.hpp renders them aligned, as CSV or as Markdown) and short texts.
+// Text that came from outside (model names, catalog entries) is sanitised.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/memory.hpp"
+#include "gpuadvise/rank.hpp"
+#include "gpuadvise/table.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise {
+
+// "1.2 GiB"-style cells and rates as the JSON rounds them.
+std::string format_rate(const std::optional<double>& v);
+
+Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,
+                            std::size_t top);
+Table memory_table(const MemoryEstimate& m);
+Table gpus_table(const std::vector<const Gpu*>& gpus);
+Table gpu_detail_table(const Gpu& g);
+Table models_table(const std::vector<ModelPreset>& presets);
+Table rules_table();
+Table performance_table(const Performance& p);
+
+// Whole reports: text (aligned tables, headings) or Markdown. CSV output is
+// the main table alone (a header row and one row per item).
+std::string workload_text(const Workload& w);
+std::string memory_text(const MemoryEstimate& m, const Workload& w, Format format,
+                        const Style& style);
+std::string recommend_text(const Workload& w, const MemoryEstimate& m,
+                           const std::vector<Recommendation>& recs, std::size_t top,
+                           const RankOptions& options, std::size_t catalog_size, Format format,
+                           const Style& style);
+// `--explain`: every rule that fired for each shown plan.
+std::string explain_text(const std::vector<Recommendation>& recs, std::size_t top);
+// `check`: one line in a table, or "fits: ..." / "does not fit: ...".
+std::string check_text(const Recommendation& rec, Format format, const Style& style);
+
+}  // namespace gpuadvise

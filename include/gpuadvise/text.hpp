@@ -1,0 +1,43 @@
+#pragma once
+// Generic text helpers with no gpuadvise knowledge (ccache's rule for util/).
+// Every string that reaches a terminal, a one-line error message or JSON
+// output and did not come from our own code goes through `sanitize` (or
+// `quote`, for values echoed in errors), so a hostile file name, catalog entry
+// or vendor tool cannot break the output contract.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace gpuadvise {
+
+std::string_view trim(std::string_view s);
+std::string lower(std::string_view s);
+bool starts_with(std::string_view s, std::string_view prefix);
+bool ends_with(std::string_view s, std::string_view suffix);
+
+// True when `s` is well-formed UTF-8 (no overlong forms, no surrogates, at
+// most U+10FFFF).
+bool valid_utf8(std::string_view s);
+
+// Text safe for a terminal and for JSON: invalid UTF-8 becomes U+FFFD, C0 and
+// C1 control characters and DEL become a space (tabs and newlines too: every
+// use is one line or one cell), and text longer than `max_chars` code points
+// is cut on a character boundary and ends in "...". 0 = no limit.
+std::string sanitize(std::string_view s, std::size_t max_chars = 0);
+
+// Only invalid UTF-8 replaced by U+FFFD (control characters kept): for text
+// that is parsed further, such as a vendor tool's JSON.
+std::string repair_utf8(std::string_view s);
+
+// A value echoed in an error message: sanitised, cut at 80 characters, with
+// control characters shown as escapes (\r, \n, \x1b) so a carriage return
+// cannot fake a second line, in single quotes: 'value'.
+std::string quote(std::string_view s);
+
+// The number of code points (the tables hold no wide characters).
+std::size_t display_width(std::string_view text);
+
+// Cuts UTF-8 text to `width` code points, ending in "..." when shortened.
+std::string truncate_display(std::string_view text, std::size_t width);
+
+}  // namespace gpuadvise

@@ -1,0 +1,504 @@
+#include "cli/commands.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ostream>
+
+#include "cli/completion.hpp"
+#include "cli/detect_runner.hpp"
+#include "cli/model_files.hpp"
+#include "gpuadvise/batch.hpp"
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/json.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/query.hpp"
+#include "gpuadvise/rank.hpp"
+#include "gpuadvise/report_json.hpp"
+#include "gpuadvise/report_text.hpp"
+#include "gpuadvise/text.hpp"
+#include "gpuadvise/units.hpp"
+
+namespace gpuadvise::cli {
+
+// ----------------------------------------------------------------- Context
+
+const Catalog& Context::catalog() {
+    if (catalog_view_ != nullptr) return *catalog_view_;
+    const auto& path = request.get(Field::Catalog);
+    const auto& merge = request.get(Field::CatalogMerge);
+    if (!path && !merge && config.prices.empty()) {
+        // The embedded catalog as it is: no copy.
+        catalog_view_ = &embedded::catalog();
+        spdlog::info("catalog: {} ({} GPUs, dated {})", catalog_view_->source,
+                     catalog_view_->gpus.size(), catalog_view_->date);
+        return *catalog_view_;
+    }
+    if (!path && !merge) {
+        catalog_ = embedded::catalog();
+    } else {
+        std::string base_text = path
+                                    ? read_text_file(path->text, path->origin, kMaxCatalogBytes, in)
+                                    : std::string(embedded::gpus_json());
+        const std::string base_source =
+            path ? sanitize(path->text, 200) : std::string(embedded::kGpusSource);
+        if (!merge) {
+            catalog_ = parse_catalog_kept(std::move(base_text), base_source);
+        } else {
+            const std::string overlay =
+                read_text_file(merge->text, merge->origin, kMaxCatalogBytes, in);
+            catalog_ = merge_catalogs(base_text, base_source, overlay, sanitize(merge->text, 200));
+        }
+    }
+    apply_prices(*catalog_, config);
+    spdlog::info("catalog: {} ({} GPUs, dated {})", catalog_->source, catalog_->gpus.size(),
+                 catalog_->date);
+    catalog_view_ = &*catalog_;
+    return *catalog_;
+}
+
+int Context::emit(const std::string& text, int code) {
+    out << text;
+    out.flush();
+    if (!out) {
+        const int e = errno;
+        throw OutputError{fmt::format("cannot write the answer to standard output{}",
+                                      e ? std::string(": ") + std::strerror(e) : "")};
+    }
+    if (fast_exit) {
+        err.flush();
+        std::_Exit(code);
+    }
+    return code;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- helpers
+
+// What the model flags read from files (the core does no I/O).
+ModelInputs model_inputs(Context& ctx) {
+    const Request& r = ctx.request;
+    ModelInputs inputs;
+    const int files = static_cast<int>(r.has(Field::Gguf)) +
+                      static_cast<int>(r.has(Field::Safetensors)) +
+                      static_cast<int>(r.has(Field::ModelDir));
+    if (files > 1)
+        throw InputError(
+            "--gguf, --safetensors and --model-dir each name the model's files; give one of them");
+    if (const auto& v = r.get(Field::HfConfig)) {
+        inputs.hf_config_text = read_text_file(v->text, v->origin, kMaxConfigJsonBytes, ctx.in);
+        inputs.hf_config_source =
+            v->text == "-" ? "config.json from stdin" : sanitize(v->text, 200);
+    }
+    if (const auto& v = r.get(Field::Gguf)) inputs.model_file = read_gguf(v->text, v->origin);
+    if (const auto& v = r.get(Field::Safetensors))
+        inputs.model_file = read_safetensors(v->text, v->origin, ctx.in);
+    if (const auto& v = r.get(Field::ModelDir))
+        inputs.model_file = read_model_dir(v->text, v->origin, ctx.in);
+    if (inputs.model_file && inputs.model_file->arch && inputs.hf_config_text)
+        throw InputError(fmt::format("{} already gives the model's shape; drop --hf-config",
+                                     inputs.model_file->source));
+    return inputs;
+}
+
+// Presets are parsed only when the model is named rather than sized.
+const std::vector<ModelPreset>& presets_for(const Request& r) {
+    static const std::vector<ModelPreset> none;
+    const auto& m = r.get(Field::Model);
+    if (m && looks_like_size(m->text)) return none;
+    if (!m && !r.has(Field::Task)) return none;
+    return embedded::model_presets();
+}
+
+Workload resolve(Context& ctx) {
+    const ModelInputs inputs = model_inputs(ctx);
+    Workload w = resolve_workload(ctx.request, inputs, presets_for(ctx.request));
+    for (const auto& a : w.assumed) spdlog::info("assumed {}", a);
+    return w;
+}
+
+// `--gpu local`: the local accelerators that match the catalog.
+std::vector<std::string> local_gpu_ids(const Catalog& catalog, std::string_view origin) {
+    std::string diagnostics;
+    const auto found = detect_local_gpus(catalog, &diagnostics);
+    std::vector<std::string> ids;
+    for (const auto& g : found)
+        if (!g.catalog_id.empty()) ids.push_back(g.catalog_id);
+    if (ids.empty())
+        throw InputError(fmt::format(
+            "{} local: no local accelerator matched the catalog (see 'gpuadvise detect -v'); "
+            "name the GPU instead",
+            origin));
+    return ids;
+}
+
+const Gpu& target_gpu(Context& ctx) {
+    const auto& g = ctx.request.get(Field::Gpu);
+    const Catalog& catalog = ctx.catalog();
+    if (normalize_name(g->text) == "local")
+        return resolve_gpu(catalog, local_gpu_ids(catalog, g->origin).front(), g->origin);
+    return resolve_gpu(catalog, g->text, g->origin);
+}
+
+std::string with_newline(std::string s) {
+    s.push_back('\n');
+    return s;
+}
+
+// ---------------------------------------------------------------- handlers
+
+int cmd_recommend(Context& ctx) {
+    const Workload w = resolve(ctx);
+    RankOptions options = rank_options(ctx.request, w);
+    const std::size_t top = top_count(ctx.request);
+    options.describe_top = top;
+    const Catalog& catalog = ctx.catalog();
+    Workload single = w;
+    if (!options.fixed_gpus) {
+        single.gpus = 1;
+        single.parallel = Parallel::None;
+    }
+    const MemoryEstimate memory = estimate(single);
+    const auto recs = rank(w, catalog, options);
+    if (ctx.json())
+        return ctx.emit(with_newline(recommend_json(single, memory, recs, top, options)), kExitOk);
+    std::string out = recommend_text(single, memory, recs, top, options, catalog.gpus.size(),
+                                     ctx.format, ctx.style);
+    if (ctx.request.flag(Field::Explain).value_or(false) && ctx.format != Format::Csv)
+        out += explain_text(recs, top);
+    return ctx.emit(out, kExitOk);
+}
+
+int cmd_estimate(Context& ctx) {
+    const Workload w = resolve(ctx);
+    const MemoryEstimate memory = estimate(w);
+    if (!ctx.request.has(Field::Gpu)) {
+        job_options(ctx.request);  // validated even without a card to time
+        if (ctx.json()) return ctx.emit(with_newline(estimate_json(w, memory)), kExitOk);
+        if (ctx.format == Format::Csv) return ctx.emit(render_csv(memory_table(memory)), kExitOk);
+        return ctx.emit(
+            "Workload\n" + workload_text(w) + '\n' + memory_text(memory, w, ctx.format, ctx.style),
+            kExitOk);
+    }
+    RankOptions options = rank_options(ctx.request, w);
+    options.parallel = w.parallel;
+    const Gpu& gpu = target_gpu(ctx);
+    const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
+    if (ctx.json()) return ctx.emit(with_newline(estimate_json(w, memory, &rec)), kExitOk);
+    if (ctx.format == Format::Csv)
+        return ctx.emit(render_csv(performance_table(rec.performance)), kExitOk);
+    std::string out = "Workload\n" + workload_text(w) + '\n' +
+                      memory_text(memory, w, ctx.format, ctx.style) + '\n';
+    out += fmt::format("On {} x {} ({}): {}\n", w.gpus, sanitize(gpu.id), to_string(rec.strategy),
+                       rec.fits ? "fits" : "does not fit");
+    out += render(performance_table(rec.performance), ctx.format, ctx.style);
+    return ctx.emit(out, kExitOk);
+}
+
+int cmd_check(Context& ctx) {
+    const Workload w = resolve(ctx);
+    RankOptions options = rank_options(ctx.request, w);
+    const Gpu& gpu = target_gpu(ctx);
+    const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
+    const int code = rec.fits ? kExitOk : kExitNo;
+    if (ctx.json()) return ctx.emit(with_newline(check_json(w, rec)), code);
+    return ctx.emit(check_text(rec, ctx.format, ctx.style), code);
+}
+
+int cmd_compare(Context& ctx) {
+    const Workload w = resolve(ctx);
+    const RankOptions options = rank_options(ctx.request, w);
+    const Catalog& catalog = ctx.catalog();
+    std::vector<std::string> names;
+    for (const auto& name : ctx.positionals[0]) {
+        if (normalize_name(name) == "local") {
+            for (const auto& id : local_gpu_ids(catalog, "compare"))
+                if (std::find(names.begin(), names.end(), id) == names.end()) names.push_back(id);
+        } else {
+            names.push_back(name);
+        }
+    }
+    std::vector<Recommendation> recs;
+    for (const auto& name : names)
+        recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name, "GPU"), w.gpus, options));
+    const MemoryEstimate memory = estimate(w);
+    if (ctx.json())
+        return ctx.emit(with_newline(recommend_json(w, memory, recs, recs.size(), options)),
+                        kExitOk);
+    return ctx.emit(
+        recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format, ctx.style),
+        kExitOk);
+}
+
+int cmd_gpus(Context& ctx) {
+    const GpuFilter filter = gpu_filter(ctx.request);
+    const Catalog& catalog = ctx.catalog();
+    const auto list = filter_gpus(catalog, filter);
+    if (ctx.json()) return ctx.emit(with_newline(gpus_json(catalog, list)), kExitOk);
+    std::string out = render(gpus_table(list), ctx.format, ctx.style);
+    if (ctx.format == Format::Table) out += fmt::format("{} GPUs\n", list.size());
+    return ctx.emit(out, kExitOk);
+}
+
+int cmd_gpu_show(Context& ctx) {
+    const Gpu& g = resolve_gpu(ctx.catalog(), ctx.positionals[0].front(), "GPU");
+    if (ctx.json()) return ctx.emit(with_newline(gpu_show_json(g)), kExitOk);
+    return ctx.emit(render(gpu_detail_table(g), ctx.format, ctx.style), kExitOk);
+}
+
+int cmd_models(Context& ctx) {
+    const auto& presets = embedded::model_presets();
+    if (ctx.json()) return ctx.emit(with_newline(models_json(presets)), kExitOk);
+    std::string out = render(models_table(presets), ctx.format, ctx.style);
+    if (ctx.format == Format::Table) out += fmt::format("{} presets\n", presets.size());
+    return ctx.emit(out, kExitOk);
+}
+
+int cmd_rules(Context& ctx) {
+    if (ctx.json()) return ctx.emit(with_newline(rules_json()), kExitOk);
+    return ctx.emit(render(rules_table(), ctx.format, ctx.style), kExitOk);
+}
+
+// Reads JSON Lines from a file or stdin and writes one result per line;
+// blank lines are skipped; any failed line makes the exit code 2.
+int cmd_batch(Context& ctx) {
+    const Catalog& catalog = ctx.catalog();
+    const auto& presets = embedded::model_presets();
+    const std::string path = ctx.positionals[0].empty() ? "-" : ctx.positionals[0].front();
+    LineReader reader(path, path == "-" ? "batch input (stdin)" : "batch input", ctx.in);
+    std::string line, buffer;
+    std::size_t number = 0, failed = 0;
+    const auto flush = [&] {
+        ctx.out << buffer;
+        buffer.clear();
+        if (!ctx.out) throw OutputError{"cannot write the results to standard output"};
+    };
+    while (reader.next(line)) {
+        ++number;
+        if (trim(line).empty()) continue;
+        const BatchLineResult r = run_batch_line(line, number, catalog, presets);
+        if (!r.ok) ++failed;
+        buffer += r.json;
+        buffer += '\n';
+        if (buffer.size() > (1U << 16U)) flush();
+    }
+    if (failed > 0)
+        spdlog::warn("{} of {} lines failed (see their \"error\" objects)", failed, number);
+    return ctx.emit(buffer, failed > 0 ? kExitInput : kExitOk);
+}
+
+// Lists the machine's accelerators and their catalog ids; exit 1 when none.
+int cmd_detect(Context& ctx) {
+    const Catalog& catalog = ctx.catalog();
+    std::string diagnostics;
+    const auto found = detect_local_gpus(catalog, &diagnostics);
+    for (std::size_t start = 0; start < diagnostics.size();) {
+        const std::size_t end = std::min(diagnostics.find('\n', start), diagnostics.size());
+        spdlog::info("detect: {}", sanitize(diagnostics.substr(start, end - start)));
+        start = end + 1;
+    }
+    const int code = found.empty() ? kExitNo : kExitOk;
+    if (ctx.json()) {
+        std::string out;
+        json::Writer j(out);
+        j.begin_object().field("schema", kSchemaVersion).key("gpus").begin_array();
+        for (const auto& g : found) {
+            j.begin_object();
+            j.field("source", g.source).field("name", g.name);
+            j.field("memory_bytes", g.memory_bytes)
+                .field("pcie_gen", g.pcie_gen)
+                .field("pcie_width", g.pcie_width);
+            j.field("pci_id", g.pci_id);
+            if (g.catalog_id.empty())
+                j.key("catalog_id").null();
+            else
+                j.field("catalog_id", g.catalog_id);
+            j.field("match_note", g.match_note);
+            j.end_object();
+        }
+        j.end_array().end_object();
+        return ctx.emit(with_newline(out), code);
+    }
+    if (found.empty())
+        return ctx.emit(
+            "no GPUs found: no nvidia-smi, rocm-smi, amd-smi or xpu-smi answered and "
+            "/sys/class/drm lists none "
+            "(run with -v to see why)\n",
+            code);
+    Table t;
+    t.columns = {{"#", true}, {"Source"},     {"Reported name"},       {"Memory", true},
+                 {"PCIe"},    {"Catalog id"}, {"Note", false, 1, true}};
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        const auto& g = found[i];
+        t.rows.push_back(
+            {std::to_string(i), g.source, g.name.empty() ? g.pci_name : g.name,
+             g.memory_bytes ? format_gib(*g.memory_bytes) : "-",
+             g.pcie_gen ? fmt::format("Gen{} x{}", *g.pcie_gen, g.pcie_width.value_or(0)) : "-",
+             g.catalog_id.empty() ? "-" : g.catalog_id, g.match_note});
+    }
+    return ctx.emit(render(t, ctx.format, ctx.style), code);
+}
+
+int cmd_completion(Context& ctx) {
+    const std::string shell =
+        parse_choice(ctx.positionals[0].front(), "completion shell", {"bash", "zsh", "fish"});
+    return ctx.emit(completion_script(shell), kExitOk);
+}
+
+int cmd_man(Context& ctx) {
+    const std::string format = ctx.positionals[0].empty() ? "roff" : ctx.positionals[0].front();
+    if (format != "roff" && format != "markdown")
+        throw InputError(
+            fmt::format("man {}: choose roff (the man page) or markdown (the README's flag table)",
+                        quote(format)));
+    return ctx.emit(format == "roff" ? man_page() : flags_markdown(), kExitOk);
+}
+
+std::vector<std::string> shells() {
+    return {"bash", "zsh", "fish"};
+}
+std::vector<std::string> gpu_ids() {
+    std::vector<std::string> ids;
+    for (const Gpu& g : embedded::catalog().gpus) ids.emplace_back(g.id);
+    return ids;
+}
+
+constexpr std::uint16_t kWork = kModelGroup | kWorkloadGroup | kJobGroup | kHostGroup;
+constexpr std::uint16_t kOut = kOutputGroup | kCatalogGroup;
+
+constexpr Field kGpuField[] = {Field::Gpu};
+constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
+constexpr Positional kCompareArgs[] = {
+    {"gpus", "GPUs to compare (ids, aliases or names; 'local' for this machine's)", true, true,
+     gpu_ids}};
+constexpr Positional kShowArgs[] = {{"gpu", "GPU id, alias or name", true, false, gpu_ids}};
+constexpr Positional kBatchArgs[] = {
+    {"input", "JSON Lines file ('-' or nothing reads stdin)", false, false, nullptr}};
+constexpr Positional kCompletionArgs[] = {{"shell", "bash | zsh | fish", true, false, shells}};
+constexpr Positional kManArgs[] = {
+    {"format", "roff (default) | markdown (the README's flag table)", false, false, nullptr}};
+
+const Command kCommands[] = {
+    {"",
+     "Rank the GPUs of the catalog for a workload (the main command)",
+     kWork | kRankGroup | kOut,
+     {},
+     {},
+     {},
+     false,
+     cmd_recommend},
+    {"estimate",
+     "Print only the memory requirement (and, with --gpu, the speed on that card)",
+     kWork | kOut | kGpuGroup,
+     {},
+     {},
+     {},
+     false,
+     cmd_estimate},
+    {"check",
+     "Does the workload fit this GPU? Exit 0 yes, 1 no, 2 bad input",
+     kWork | kOut | kGpuGroup,
+     {},
+     kGpuField,
+     {},
+     false,
+     cmd_check},
+    {"compare",
+     "The same workload on several GPUs side by side",
+     kWork | kOut,
+     {},
+     {},
+     kCompareArgs,
+     false,
+     cmd_compare},
+    {"gpus",
+     "List the GPU catalog (filter, sort, JSON); 'gpus show ID' for one card",
+     kOut | kFilterGroup,
+     kGpusFilters,
+     {},
+     {},
+     false,
+     cmd_gpus},
+    {"gpus show",
+     "Every field of one GPU with its sources",
+     kOut,
+     {},
+     {},
+     kShowArgs,
+     false,
+     cmd_gpu_show},
+    {"models", "List the model presets", kOutputGroup, {}, {}, {}, false, cmd_models},
+    {"rules",
+     "List the rules that reject, warn, tip and adjust scores, with their thresholds",
+     kOutputGroup,
+     {},
+     {},
+     {},
+     false,
+     cmd_rules},
+    {"batch",
+     "Read JSON Lines workloads (keys = long flags without dashes, plus gpu and top) and write one "
+     "JSON result "
+     "per line; exit 2 if any line failed",
+     kOutputGroup | kCatalogGroup,
+     {},
+     {},
+     kBatchArgs,
+     false,
+     cmd_batch},
+    {"detect",
+     "List this machine's accelerators (nvidia-smi, rocm-smi/amd-smi, xpu-smi, /sys) and their "
+     "catalog ids; exit "
+     "1 when there are none",
+     kOut,
+     {},
+     {},
+     {},
+     false,
+     cmd_detect},
+    {"completion",
+     "Print the shell completion script: bash | zsh | fish",
+     0,
+     {},
+     {},
+     kCompletionArgs,
+     false,
+     cmd_completion},
+    {"man",
+     "Print the man page (roff), or the README's flag table (markdown)",
+     0,
+     {},
+     {},
+     kManArgs,
+     true,
+     cmd_man},
+};
+
+}  // namespace
+
+std::span<const Command> commands() {
+    return kCommands;
+}
+const Command& main_command() {
+    return kCommands[0];
+}
+
+bool accepts(const Command& command, Field field) {
+    const FieldSpec& s = spec(field);
+    if ((s.group & command.groups) != 0) return true;
+    return std::find(command.extra.begin(), command.extra.end(), field) != command.extra.end();
+}
+
+std::vector<Field> accepted_fields(const Command& command) {
+    std::vector<Field> out;
+    for (const FieldSpec& s : field_specs())
+        if (accepts(command, s.field)) out.push_back(s.field);
+    return out;
+}
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,251 @@
+#include "cli/io.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <istream>
+
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+std::string mib(std::uint64_t bytes) {
+    return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / 1048576.0);
+}
+
+// What kind of thing a non-regular file is, for the message.
+std::string_view kind_of(mode_t mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+// Opens `path` for reading without blocking (opening a FIFO would otherwise
+// wait for a writer) and checks it is a regular file.
+int open_regular(const std::string& path, std::string_view what, struct stat* st) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        const int e = errno;
+        if (e == ENOENT)
+            throw InputError(fmt::format("{} {}: no such file; check the path", what, quote(path)));
+        if (e == EACCES)
+            throw InputError(fmt::format("{} {}: permission denied", what, quote(path)));
+        if (e == EISDIR)
+            throw InputError(fmt::format("{} {} is a folder; give a file", what, quote(path)));
+        throw InputError(
+            fmt::format("{} {} cannot be opened: {}", what, quote(path), std::strerror(e)));
+    }
+    if (::fstat(fd, st) != 0) {
+        const int e = errno;
+        ::close(fd);
+        throw InputError(
+            fmt::format("{} {} cannot be read: {}", what, quote(path), std::strerror(e)));
+    }
+    if (!S_ISREG(st->st_mode)) {
+        ::close(fd);
+        throw InputError(fmt::format("{} {} is {}; give a regular file (or '-' for standard input)",
+                                     what, quote(path), kind_of(st->st_mode)));
+    }
+    // Regular files never block; reads should wait for the disk as usual.
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
+// Reads at most `max` bytes; throws when there is more.
+std::string read_fd(int fd, const std::string& path, std::string_view what, std::uint64_t max,
+                    std::uint64_t hint) {
+    std::string out;
+    out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(hint, max) + 1));
+    std::size_t used = 0;
+    while (true) {
+        if (used == out.size()) {
+            if (used > max) break;
+            out.resize(std::min<std::size_t>(out.size() * 2, static_cast<std::size_t>(max) + 1));
+        }
+        const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw InputError(
+                fmt::format("{} {} cannot be read: {}", what, quote(path), std::strerror(errno)));
+        }
+        if (n == 0) break;
+        used += static_cast<std::size_t>(n);
+        if (used > max) break;
+    }
+    if (used > max)
+        throw InputError(
+            fmt::format("{} {} is larger than the {} gpuadvise reads for it; is it the right file?",
+                        what, quote(path), mib(max)));
+    out.resize(used);
+    return out;
+}
+
+struct Fd {
+    int fd;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, std::string_view what, std::uint64_t max_bytes,
+                           Stdin& in) {
+    if (path == "-") {
+        if (!in.used_by.empty())
+            throw InputError(fmt::format(
+                "{} '-' reads standard input, but {} already read it; give a file instead", what,
+                in.used_by));
+        in.used_by = std::string(what);
+        std::string out;
+        char buffer[65536];
+        while (in.in) {
+            in.in.read(buffer, sizeof buffer);
+            out.append(buffer, static_cast<std::size_t>(in.in.gcount()));
+            if (out.size() > max_bytes)
+                throw InputError(fmt::format(
+                    "{} '-': standard input holds more than the {} gpuadvise reads for it", what,
+                    mib(max_bytes)));
+        }
+        if (in.in.bad())
+            throw InputError(fmt::format("{} '-': standard input cannot be read", what));
+        return out;
+    }
+    struct stat st {};
+    const Fd fd{open_regular(path, what, &st)};
+    if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
+        throw InputError(fmt::format(
+            "{} {} is {}, larger than the {} gpuadvise reads for it; is it the right file?", what,
+            quote(path), mib(static_cast<std::uint64_t>(st.st_size)), mib(max_bytes)));
+    return read_fd(fd.fd, path, what, max_bytes, static_cast<std::uint64_t>(st.st_size));
+}
+
+std::string read_file_prefix(const std::string& path, std::string_view what, std::uint64_t limit,
+                             std::uint64_t* file_size) {
+    struct stat st {};
+    const Fd fd{open_regular(path, what, &st)};
+    *file_size = static_cast<std::uint64_t>(st.st_size);
+    std::string bytes(static_cast<std::size_t>(std::min<std::uint64_t>(limit, *file_size)), '\0');
+    std::size_t used = 0;
+    while (used < bytes.size()) {
+        const ssize_t n = ::read(fd.fd, bytes.data() + used, bytes.size() - used);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw InputError(
+                fmt::format("{} {} cannot be read: {}", what, quote(path), std::strerror(errno)));
+        }
+        if (n == 0) break;
+        used += static_cast<std::size_t>(n);
+    }
+    bytes.resize(used);
+    return bytes;
+}
+
+void check_inside(const std::string& folder, const std::string& file, std::string_view what) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path root = fs::weakly_canonical(fs::path(folder), ec);
+    const fs::path target = fs::weakly_canonical(fs::path(file), ec);
+    if (ec) return;  // the open that follows reports the problem
+    const auto [r, t] = std::mismatch(root.begin(), root.end(), target.begin(), target.end());
+    if (r != root.end())
+        throw InputError(fmt::format(
+            "{} {} is a link to a file outside the model folder {}; gpuadvise reads only files "
+            "inside it (copy the file in, or name it directly)",
+            what, quote(file), quote(folder)));
+}
+
+LineReader::LineReader(const std::string& path, std::string_view what, Stdin& in) : what_(what) {
+    if (path == "-") {
+        if (!in.used_by.empty())
+            throw InputError(fmt::format("{} '-' reads standard input, but {} already read it",
+                                         what, in.used_by));
+        in.used_by = std::string(what);
+        stream_ = &in.in;
+        return;
+    }
+    struct stat st {};
+    fd_ = open_regular(path, what, &st);
+    own_ = true;
+}
+
+LineReader::~LineReader() {
+    if (own_ && fd_ >= 0) ::close(fd_);
+}
+
+bool LineReader::fill() {
+    if (eof_) return false;
+    if (pos_ > 0) {
+        buffer_.erase(0, pos_);
+        pos_ = 0;
+    }
+    char chunk[65536];
+    std::size_t got = 0;
+    if (stream_) {
+        stream_->read(chunk, sizeof chunk);
+        got = static_cast<std::size_t>(stream_->gcount());
+        if (got == 0) {
+            if (stream_->bad())
+                throw InputError(fmt::format("{}: standard input cannot be read", what_));
+            eof_ = true;
+            return false;
+        }
+    } else {
+        while (true) {
+            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0)
+                throw InputError(
+                    fmt::format("{}: the input cannot be read: {}", what_, std::strerror(errno)));
+            got = static_cast<std::size_t>(n);
+            break;
+        }
+        if (got == 0) {
+            eof_ = true;
+            return false;
+        }
+    }
+    buffer_.append(chunk, got);
+    return true;
+}
+
+bool LineReader::next(std::string& line) {
+    while (true) {
+        const std::size_t nl = buffer_.find('\n', pos_);
+        if (nl != std::string::npos) {
+            line.assign(buffer_, pos_, nl - pos_);
+            pos_ = nl + 1;
+            ++line_number_;
+            if (line.size() > kMaxBatchLineBytes)
+                throw InputError(
+                    fmt::format("{}: line {} is longer than {} bytes; one workload per line", what_,
+                                line_number_, kMaxBatchLineBytes));
+            return true;
+        }
+        if (buffer_.size() - pos_ > kMaxBatchLineBytes)
+            throw InputError(fmt::format(
+                "{}: line {} is longer than {} bytes; one workload per line (is it a JSON "
+                "Lines file?)",
+                what_, line_number_ + 1, kMaxBatchLineBytes));
+        if (!fill()) {
+            if (pos_ >= buffer_.size()) return false;
+            line.assign(buffer_, pos_, std::string::npos);
+            pos_ = buffer_.size();
+            ++line_number_;
+            return true;
+        }
+    }
+}
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,65 @@
+#pragma once
+// Reading the files a user names, safely: only regular files (or '-' for
+// stdin, once), opened without blocking (a FIFO is refused, not waited on),
+// each kind with a documented size cap checked before and while reading, and
+// every error one line that names the value, where it came from and the fix.
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace gpuadvise::cli {
+
+// Caps, documented in README.md (Input limits).
+inline constexpr std::uint64_t kMaxConfigJsonBytes = 16ULL << 20U;  // a model's config.json
+inline constexpr std::uint64_t kMaxSettingsBytes = 1ULL << 20U;     // gpuadvise's own config file
+inline constexpr std::uint64_t kMaxCatalogBytes = 1ULL
+                                                  << 30U;  // a --catalog (100,000 cards are 180 MB)
+inline constexpr std::uint64_t kMaxIndexBytes = 64ULL << 20U;     // model.safetensors.index.json
+inline constexpr std::uint64_t kMaxBatchLineBytes = 1ULL << 20U;  // one batch line
+
+// Who has read standard input: it can be read once.
+struct Stdin {
+    std::istream& in;
+    std::string used_by;
+};
+
+// The whole content of a regular file, or of stdin for "-". `what` names the
+// origin in messages ("--hf-config", "GPUADVISE_CATALOG", "config file x: catalog").
+std::string read_text_file(const std::string& path, std::string_view what, std::uint64_t max_bytes,
+                           Stdin& in);
+
+// Up to `limit` bytes from the start of a regular file, and its size (model
+// files are read only as far as their headers go).
+std::string read_file_prefix(const std::string& path, std::string_view what, std::uint64_t limit,
+                             std::uint64_t* file_size);
+
+// The file is a regular file (after symlinks) inside `folder` (after
+// symlinks); throws when it is a link that leaves the folder, so a model
+// folder cannot make gpuadvise read (and report on) files elsewhere.
+void check_inside(const std::string& folder, const std::string& file, std::string_view what);
+
+// Opens a regular file or stdin for reading line by line.
+class LineReader {
+  public:
+    LineReader(const std::string& path, std::string_view what, Stdin& in);
+    ~LineReader();
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
+    // Reads the next line (without '\n'); false at the end. Throws when a line
+    // is longer than kMaxBatchLineBytes or the read fails.
+    bool next(std::string& line);
+
+  private:
+    bool fill();
+    int fd_ = -1;
+    bool own_ = false;
+    std::istream* stream_ = nullptr;
+    std::string what_;
+    std::string buffer_;
+    std::size_t pos_ = 0;
+    bool eof_ = false;
+    std::size_t line_number_ = 0;
+};
+
+}  // namespace gpuadvise::cli

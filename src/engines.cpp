@@ -1,0 +1,161 @@
+#include "gpuadvise/engines.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <deque>
+
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise {
+
+const EngineBackend* Engine::backend(SoftwarePlatform p) const {
+    for (const EngineBackend& b : backends)
+        if (b.platform == p) return &b;
+    return nullptr;
+}
+
+bool Engine::loads(QuantFamily f) const {
+    return std::find(formats.begin(), formats.end(), f) != formats.end();
+}
+
+std::span<const Engine> engines() {
+    return embedded::engines();
+}
+
+const Engine* find_engine(std::string_view id) {
+    for (const Engine& e : engines())
+        if (e.id == id) return &e;
+    return nullptr;
+}
+
+std::vector<std::string> engine_choices() {
+    std::vector<std::string> out;
+    for (const Engine& e : engines()) out.emplace_back(e.id);
+    return out;
+}
+
+const Engine& parse_engine(std::string_view text, std::string_view what) {
+    const std::string key = normalize_name(text);
+    for (const Engine& e : engines()) {
+        if (normalize_name(e.id) == key || normalize_name(e.name) == key) return e;
+        for (const auto a : e.aliases)
+            if (normalize_name(a) == key) return e;
+    }
+    return *find_engine(parse_choice(text, what, engine_choices()));
+}
+
+EngineFit engine_fit(const Engine& e, const Gpu& gpu) {
+    const EngineBackend* b = e.backend(gpu.platform);
+    if (b == nullptr || b->support == Support::No)
+        return {false, fmt::format("{} does not run on {} ({})", e.name, to_string(gpu.platform),
+                                   gpu.name)};
+    if (b->min_compute_capability > 0 && gpu.compute_capability) {
+        double cc = 0;
+        const std::string_view t = *gpu.compute_capability;
+        std::from_chars(t.data(), t.data() + t.size(), cc);
+        if (cc > 0 && cc + 1e-9 < b->min_compute_capability)
+            return {false, fmt::format("{} needs CUDA compute capability {:.1f} or later; {} is {}",
+                                       e.name, b->min_compute_capability, gpu.name, t)};
+    }
+    if (!b->gfx.empty() && gpu.gfx_target &&
+        std::find(b->gfx.begin(), b->gfx.end(), *gpu.gfx_target) == b->gfx.end())
+        return {false, fmt::format("{}'s ROCm build does not list {} ({})", e.name, *gpu.gfx_target,
+                                   gpu.name)};
+    if (b->support == Support::Partial || b->support == Support::Preview)
+        return {true,
+                fmt::format("{} on {}: {}", e.name, to_string(gpu.platform),
+                            b->note.empty() ? std::string(kSupport.name(b->support)) + " support"
+                                            : std::string(b->note))};
+    return {true, {}};
+}
+
+namespace {
+
+struct EngineStorage : json::Storage {
+    std::deque<std::vector<EngineBackend>> backends;
+    std::deque<std::vector<QuantFamily>> formats;
+};
+
+}  // namespace
+
+Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
+    auto storage = std::make_shared<EngineStorage>();
+    storage->text = std::string(text);
+    json::Document doc = json::Document::parse(storage->text, source, "a JSON list of engines");
+    json::ObjectReader root(doc.root(), source);
+    root.opt_integer("schema", 1, 1);
+    root.str_or("about", "");
+    const json::Value list = root.required("engines");
+    if (!list.is_array()) root.fail("engines", "must be an array");
+    root.finish();
+    Parsed<Engine> out;
+    const json::Path top{nullptr, "engines"};
+    std::size_t i = 0;
+    for (const json::Value v : list.items()) {
+        const json::Path path{&top, {}, i++, true};
+        json::ObjectReader r(v, source, &path);
+        Engine e;
+        e.id = r.str("id");
+        e.name = r.str("name");
+        e.aliases = storage->keep(r.strings("aliases"));
+        e.inference = r.opt_bool("inference").value_or(true);
+        e.bandwidth_efficiency = r.number("bandwidth_efficiency", 0.01, 1);
+        e.layer_overhead_s = r.number("layer_overhead_s", 0, 1);
+        e.prefill_efficiency = r.number("prefill_efficiency", 0.01, 1);
+        e.calibrated = r.opt_bool("calibrated").value_or(false);
+        e.evidence = r.str("evidence");
+        e.multi_gpu = kMultiGpu.parse(r.str("multi_gpu"),
+                                      fmt::format("{}: {}/multi_gpu", source, path.str()));
+        e.memory = kMemoryPolicies.parse(r.str("memory"),
+                                         fmt::format("{}: {}/memory", source, path.str()));
+        std::vector<QuantFamily> formats;
+        for (const auto f : r.strings("formats"))
+            formats.push_back(
+                kQuantFamilies.parse(f, fmt::format("{}: {}/formats", source, path.str())));
+        if (formats.empty())
+            r.fail("formats", "must list the weight-format families the engine loads");
+        storage->formats.push_back(std::move(formats));
+        e.formats = storage->formats.back();
+        e.kv_dtypes = storage->keep(r.strings("kv_dtypes"));
+        std::vector<EngineBackend> backends;
+        if (const auto b = r.get("backends"); b && b->is_array()) {
+            const json::Path bpath{&path, "backends"};
+            std::size_t k = 0;
+            for (const json::Value item : b->items()) {
+                const json::Path ip{&bpath, {}, k++, true};
+                json::ObjectReader br(item, source, &ip);
+                EngineBackend eb;
+                eb.platform = kPlatforms.parse(br.str("platform"),
+                                               fmt::format("{}: {}/platform", source, ip.str()));
+                eb.support = kSupport.parse(br.str("support"),
+                                            fmt::format("{}: {}/support", source, ip.str()));
+                eb.min_compute_capability =
+                    br.opt_number("min_compute_capability", 0, 20).value_or(0);
+                eb.gfx = storage->keep(br.strings("gfx"));
+                eb.note = br.str_or("note", "");
+                eb.source = br.str("source");
+                br.finish();
+                backends.push_back(eb);
+            }
+        } else {
+            r.fail("backends", "must list the platforms the engine runs on");
+        }
+        storage->backends.push_back(std::move(backends));
+        e.backends = storage->backends.back();
+        e.source = r.str("source");
+        r.finish();
+        for (const Engine& other : out.rows)
+            if (other.id == e.id) r.fail("id", fmt::format("{} appears twice", quote(e.id)));
+        out.rows.push_back(e);
+    }
+    storage->strings = std::move(doc).take_strings();
+    out.storage = std::move(storage);
+    return out;
+}
+
+}  // namespace gpuadvise

@@ -1,0 +1,262 @@
+#include "gpuadvise/fields.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <stdexcept>
+
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/engines.hpp"
+#include "gpuadvise/platform.hpp"
+#include "gpuadvise/quant.hpp"
+#include "gpuadvise/rank.hpp"
+#include "gpuadvise/table.hpp"
+#include "gpuadvise/task.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise {
+namespace {
+
+template <const auto& Table>
+std::vector<std::string> choices_of() {
+    return Table.choices();
+}
+
+std::vector<std::string> supports_choices() {
+    return {"fp32", "tf32", "fp16",   "bf16",      "fp8", "fp4",
+            "int8", "av1",  "nvlink", "fast-link", "p2p"};
+}
+std::vector<std::string> sort_choices() {
+    return {"id", "memory", "bandwidth", "bf16", "price", "tdp"};
+}
+
+std::vector<std::string> gpu_choices() {
+    std::vector<std::string> ids;
+    for (const Gpu& g : embedded::catalog().gpus) ids.emplace_back(g.id);
+    return ids;
+}
+
+// The table. Order is the order of --help and of the man page.
+const std::vector<FieldSpec>& table() {
+    static const std::vector<FieldSpec> t{
+        // --- the model --------------------------------------------------------
+        {Field::Model, "--model", "-m", "model", FieldKind::Value, kModelGroup, "NAME|SIZE",
+         "Model: a size (8B, 1.5B, 350M) or a preset (llama-3.1-8b; 'gpuadvise models' lists them)",
+         "", Applies::Always},
+        {Field::HfConfig, "--hf-config", "", "hf_config", FieldKind::Value, kModelGroup, "FILE",
+         "Hugging Face config.json of the model ('-' reads stdin)", "", Applies::Always, false,
+         true},
+        {Field::Gguf, "--gguf", "", "gguf", FieldKind::Value, kModelGroup, "FILE",
+         "A GGUF model file: shape, exact parameters and weight bytes from its header", "",
+         Applies::Always, false, true},
+        {Field::Safetensors, "--safetensors", "", "safetensors", FieldKind::Value, kModelGroup,
+         "FILE",
+         "A .safetensors file or model.safetensors.index.json: exact parameters and bytes (add "
+         "--hf-config for the shape)",
+         "", Applies::Always, false, true},
+        {Field::ModelDir, "--model-dir", "", "model_dir", FieldKind::Value, kModelGroup, "DIR",
+         "A Hugging Face model folder (config.json + safetensors)", "", Applies::Always, false,
+         true},
+        {Field::Task, "--task", "", "task", FieldKind::Value, kModelGroup, "TASK",
+         "A row of the source document's decision table: sets the model, method and the row's "
+         "constraints",
+         "", Applies::Always, false, false, task_choices},
+        {Field::Gpu, "--gpu", "", "gpu", FieldKind::Value, kGpuGroup, "GPU",
+         "The card to answer for: an id, alias or name ('gpuadvise gpus' lists them; 'local' for "
+         "this machine's)",
+         "", Applies::Always, false, false, gpu_choices},
+        // --- the workload -------------------------------------------------------
+        {Field::Method, "--method", "", "method", FieldKind::Value, kWorkloadGroup, "METHOD",
+         "What to do with the model", "inference", Applies::Model, false, false,
+         choices_of<kMethods>},
+        {Field::Precision, "--precision", "", "precision", FieldKind::Value, kWorkloadGroup,
+         "DTYPE", "Compute dtype",
+         "bf16; fp16 for qlora, the compute dtype of the document's §4 recipe", Applies::Model,
+         false, false, choices_of<kPrecisions>},
+        {Field::Quant, "--quant", "", "quant", FieldKind::Value, kWorkloadGroup, "FORMAT",
+         "Weight format; parametric ones take a number: exl2:4.65 (bits), gptq-int4:32 (group)",
+         "none; nf4 for qlora (document §4)", Applies::Model, false, false, quant_choices},
+        {Field::DoubleQuant, "--double-quant", "", "double_quant", FieldKind::Toggle,
+         kWorkloadGroup, "", "Double quantisation of nf4/fp4 scales", "on for qlora (document §4)",
+         Applies::Model},
+        {Field::MixedPrecision, "--mixed-precision", "", "mixed_precision", FieldKind::Value,
+         kWorkloadGroup, "MODE",
+         "amp: fp32 master weights with 16-bit compute; pure: everything 16-bit",
+         "amp for training, pure for inference", Applies::Model, false, false,
+         choices_of<kMixedPrecisions>},
+        {Field::Optimizer, "--optimizer", "", "optimizer", FieldKind::Value, kWorkloadGroup,
+         "OPTIMIZER", "Training optimizer", "adamw; paged-adamw-32bit for qlora (document §4)",
+         Applies::Training, false, false, choices_of<kOptimizers>},
+        {Field::OptimizerInBackward, "--optimizer-in-backward", "", "optimizer_in_backward",
+         FieldKind::Switch, kWorkloadGroup, "",
+         "Fuse the optimizer step into backward (no full gradient buffer)", "off",
+         Applies::Training},
+        {Field::KvDtype, "--kv-dtype", "", "kv_dtype", FieldKind::Value, kWorkloadGroup, "DTYPE",
+         "KV cache dtype (q8_0/q4_0: llama.cpp)", "the compute precision", Applies::Inference,
+         false, false, choices_of<kKvDtypes>},
+        {Field::Batch, "--batch", "", "batch", FieldKind::Value, kWorkloadGroup, "N",
+         "Micro-batch per GPU (training) or concurrent sequences (inference)",
+         "4 for training (document §4: batch 4 x grad-accum 8); 1 for inference", Applies::Model},
+        {Field::Seq, "--seq", "", "seq", FieldKind::Value, kWorkloadGroup, "N",
+         "Tokens per sequence (training) or context = prompt + gen (inference)",
+         "512 for training; 4096 for inference", Applies::Model},
+        {Field::Prompt, "--prompt", "", "prompt", FieldKind::Value, kWorkloadGroup, "N",
+         "Prompt tokens", "--seq minus --gen", Applies::Inference},
+        {Field::Gen, "--gen", "", "gen", FieldKind::Value, kWorkloadGroup, "N", "Generated tokens",
+         "min(512, seq/4)", Applies::Inference},
+        {Field::GradCkpt, "--grad-ckpt", "", "grad_ckpt", FieldKind::Toggle, kWorkloadGroup, "",
+         "Gradient (activation) checkpointing",
+         "on for training (document §2.1 example and §4 recipe)", Applies::Training},
+        {Field::FlashAttn, "--flash-attn", "", "flash_attn", FieldKind::Toggle, kWorkloadGroup, "",
+         "Fused attention (FlashAttention/SDPA); off materialises the score matrix", "on",
+         Applies::Model},
+        {Field::ChunkedLoss, "--chunked-loss", "", "chunked_loss", FieldKind::Switch,
+         kWorkloadGroup, "",
+         "Cross-entropy over chunks of the logits (torchtune CEWithChunkedOutputLoss): ~8 bytes "
+         "less per logit",
+         "off", Applies::Training},
+        {Field::LoraRank, "--lora-rank", "", "lora_rank", FieldKind::Value, kWorkloadGroup, "R",
+         "LoRA rank", "64 (document §4)", Applies::Lora},
+        {Field::LoraTargets, "--lora-targets", "", "lora_targets", FieldKind::Value, kWorkloadGroup,
+         "LIST", "LoRA modules: q,v | all-linear | a list of q,k,v,o,gate,up,down,mlp,lm_head",
+         "q,v (document §4)", Applies::Lora},
+        {Field::Gpus, "--gpus", "", "gpus", FieldKind::Value, kWorkloadGroup, "N",
+         "GPUs in the plan", "1 for estimate and check; 1, 2, 4, 8 tried when ranking",
+         Applies::Model},
+        {Field::Parallel, "--parallel", "", "parallel", FieldKind::Value, kWorkloadGroup,
+         "STRATEGY", "Multi-GPU strategy", "fsdp for training, tp for inference", Applies::Model,
+         false, false, choices_of<kParallels>},
+        {Field::Engine, "--engine", "", "engine", FieldKind::Value, kWorkloadGroup, "ENGINE",
+         "Inference engine", "vllm; llama.cpp for GGUF formats", Applies::Inference, false, false,
+         engine_choices},
+        {Field::Estimator, "--estimator", "", "estimator", FieldKind::Value, kWorkloadGroup, "NAME",
+         "component (the validated model) or doc (the source document's rule, §2.1)", "component",
+         Applies::Model, false, false, choices_of<kEstimators>},
+        // --- the job --------------------------------------------------------------
+        {Field::Tokens, "--tokens", "", "tokens", FieldKind::Value, kJobGroup, "N",
+         "Job size: training tokens (or tokens to generate), e.g. 2B", "", Applies::Model},
+        {Field::Steps, "--steps", "", "steps", FieldKind::Value, kJobGroup, "N",
+         "Job size: optimizer steps of one micro-batch per GPU", "", Applies::Training},
+        {Field::Epochs, "--epochs", "", "epochs", FieldKind::Value, kJobGroup, "E",
+         "Job size: passes over --dataset-tokens", "", Applies::Training},
+        {Field::DatasetTokens, "--dataset-tokens", "", "dataset_tokens", FieldKind::Value,
+         kJobGroup, "N", "Tokens in the training set, e.g. 50M", "", Applies::Training},
+        {Field::AmortizeYears, "--amortize-years", "", "amortize_years", FieldKind::Value,
+         kJobGroup, "Y", "Purchase price spread over this many years", "3", Applies::Model, true},
+        {Field::KwhPrice, "--kwh-price", "", "kwh_price", FieldKind::Value, kJobGroup, "USD",
+         "Energy price per kWh", "0.15", Applies::Model, true},
+        {Field::CloudPrice, "--cloud-price-per-gpu-hour", "", "cloud_price_per_gpu_hour",
+         FieldKind::Value, kJobGroup, "USD", "Rent instead of buy: USD per GPU-hour", "",
+         Applies::Model, true},
+        // --- the host ---------------------------------------------------------------
+        {Field::Os, "--os", "", "os", FieldKind::Value, kHostGroup, "OS",
+         "Operating system: Windows reserves ~1.5 GiB for the display", "linux", Applies::Always,
+         true, false, choices_of<kOses>},
+        // --- ranking ------------------------------------------------------------------
+        {Field::Top, "--top", "", "top", FieldKind::Value, kRankGroup, "N",
+         "How many plans to show", "10", Applies::Always, true},
+        {Field::RankBy, "--rank-by", "", "rank_by", FieldKind::Value, kRankGroup, "KEY",
+         "value (tokens/s per dollar of the whole system), speed, cost (of the job), power or "
+         "memory (headroom)",
+         "value", Applies::Always, true, false, rank_by_choices},
+        {Field::MaxGpus, "--max-gpus", "", "max_gpus", FieldKind::Value, kRankGroup, "N",
+         "Largest plan to try (1, 2, 4, 8, ... up to N)", "8", Applies::Always},
+        {Field::Budget, "--budget", "", "budget", FieldKind::Value, kRankGroup, "USD",
+         "Reject plans whose purchase price exceeds this", "", Applies::Always},
+        {Field::Vendor, "--vendor", "", "vendor", FieldKind::Value, kRankGroup, "VENDOR",
+         "Only this vendor's cards", "", Applies::Always, false, false, choices_of<kVendors>},
+        {Field::Segment, "--segment", "", "segment", FieldKind::Value, kRankGroup, "SEGMENT",
+         "Only this market segment", "", Applies::Always, false, false, choices_of<kSegments>},
+        {Field::Explain, "--explain", "", "explain", FieldKind::Switch, kRankGroup, "",
+         "Print every rule that fired for each shown plan", "off", Applies::Always},
+        // --- listing the catalog ----------------------------------------------------------
+        {Field::MinMemory, "--min-memory", "", "min_memory", FieldKind::Value, kFilterGroup, "SIZE",
+         "Only cards with at least this much memory (48GB, 80GiB)", "", Applies::Always},
+        {Field::MinBandwidth, "--min-bandwidth", "", "min_bandwidth", FieldKind::Value,
+         kFilterGroup, "RATE", "Only cards with at least this memory bandwidth (1TB/s, 900GB/s)",
+         "", Applies::Always},
+        {Field::Supports, "--supports", "", "supports", FieldKind::Value, kFilterGroup, "FEATURE",
+         "Only cards with this feature (fast-link: NVLink, Infinity Fabric, Xe Link or Gaudi's "
+         "RoCE)",
+         "", Applies::Always, false, false, supports_choices},
+        {Field::Sort, "--sort", "", "sort", FieldKind::Value, kFilterGroup, "KEY", "Sort order",
+         "id", Applies::Always, false, false, sort_choices},
+        // --- output and data -----------------------------------------------------------
+        {Field::Format, "--format", "", "format", FieldKind::Value, kOutputGroup, "FORMAT",
+         "Output format", "table", Applies::Always, true, false, choices_of<kFormats>},
+        {Field::Color, "--color", "", "color", FieldKind::Value, kOutputGroup, "WHEN",
+         "Colour: auto (a terminal, unless NO_COLOR is set), always or never", "auto",
+         Applies::Always, true, false, choices_of<kColorModes>},
+        {Field::Json, "--json", "", "json", FieldKind::Switch, kOutputGroup, "",
+         "Print one JSON object (schema 1)", "off", Applies::Always},
+        {Field::Verbose, "--verbose", "-v", "verbose", FieldKind::Count, kOutputGroup, "",
+         "Log what was loaded and assumed to stderr (-vv for more)", "quiet", Applies::Always},
+        {Field::Catalog, "--catalog", "", "catalog", FieldKind::Value, kCatalogGroup, "FILE",
+         "Use this GPU catalog instead of the embedded one", "the embedded data/gpus.json",
+         Applies::Always, true, true},
+        {Field::CatalogMerge, "--catalog-merge", "", "catalog_merge", FieldKind::Value,
+         kCatalogGroup, "FILE",
+         "Extend or override the catalog with the entries of FILE (your own prices, a new card)",
+         "", Applies::Always, false, true},
+    };
+    return t;
+}
+
+}  // namespace
+
+std::string FieldSpec::env_name() const {
+    std::string out = "GPUADVISE_";
+    for (const char c : key)
+        out.push_back(c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c);
+    return out;
+}
+
+std::string FieldSpec::help_text() const {
+    std::string out(help);
+    if (choices) {
+        const auto c = choices();
+        if (c.size() <= 12) out += fmt::format(": {}", fmt::join(c, " | "));
+    }
+    if (!default_help.empty()) out += fmt::format("  [default: {}]", default_help);
+    return out;
+}
+
+std::string FieldSpec::negative_flag() const {
+    return "--no-" + std::string(flag.substr(2));
+}
+
+std::string FieldSpec::usage() const {
+    std::string out;
+    if (!short_flag.empty()) out = fmt::format("{}, ", short_flag);
+    out += flag;
+    if (kind == FieldKind::Toggle) out += ", " + negative_flag();
+    if (!value_name.empty()) out += fmt::format(" {}", value_name);
+    return out;
+}
+
+std::span<const FieldSpec> field_specs() {
+    return table();
+}
+
+const FieldSpec& spec(Field f) {
+    const FieldSpec& s = table()[static_cast<std::size_t>(f)];
+    // The table is indexed by the enum; a row out of order is a bug that the
+    // fields unit test reports, never a silent wrong field.
+    if (s.field != f) throw std::logic_error("fields.cpp: the field table is not in enum order");
+    return s;
+}
+
+const FieldSpec* find_field_by_key(std::string_view key) {
+    for (const FieldSpec& s : table())
+        if (s.key == key) return &s;
+    return nullptr;
+}
+
+std::optional<bool> Request::flag(Field f) const {
+    const auto& v = get(f);
+    if (!v) return std::nullopt;
+    return v->text == "true";
+}
+
+}  // namespace gpuadvise

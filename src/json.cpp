@@ -1,0 +1,929 @@
+#include "gpuadvise/json.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::json {
+
+std::string_view type_name(Type t) {
+    switch (t) {
+        case Type::Null:
+            return "null";
+        case Type::Bool:
+            return "a boolean";
+        case Type::Number:
+            return "a number";
+        case Type::String:
+            return "a string";
+        case Type::Array:
+            return "an array";
+        case Type::Object:
+            return "an object";
+    }
+    return "?";
+}
+
+// ------------------------------------------------------------------ parsing
+
+class Parser {
+  public:
+    Parser(Document& doc, std::string_view text, std::string_view source, Limits limits,
+           const Stream* stream)
+        : doc_(doc), text_(text), source_(source), limits_(limits), stream_(stream) {}
+
+    void run() {
+        // A UTF-8 byte order mark, as some Windows editors write, is not JSON
+        // but harmless: skip it.
+        if (starts_with(text_, "\xEF\xBB\xBF")) pos_ = 3;
+        if (stream_ == nullptr) doc_.nodes_.reserve(text_.size() / 16 + 4);
+        skip_ws();
+        parse_value(0);
+        doc_.consumed_ = pos_;
+        if (limits_.allow_trailing) return;
+        skip_ws();
+        if (pos_ < text_.size()) {
+            if (text_[pos_] == '\0') fail("a NUL byte after the JSON value");
+            fail("unexpected text after the JSON value");
+        }
+    }
+
+  private:
+    [[noreturn]] void fail_at(std::size_t at, std::string_view why) const {
+        std::size_t line = 1, column = 1;
+        for (std::size_t i = 0; i < at && i < text_.size(); ++i) {
+            if (text_[i] == '\n') {
+                ++line;
+                column = 1;
+            } else if ((static_cast<unsigned char>(text_[i]) & 0xC0U) != 0x80U) {
+                ++column;
+            }
+        }
+        throw InputError(fmt::format("{}: not valid JSON at line {}, column {}: {}; fix the file",
+                                     source_, line, column, why));
+    }
+    [[noreturn]] void fail(std::string_view why) const { fail_at(pos_, why); }
+
+    void skip_ws() {
+        while (pos_ < text_.size()) {
+            const char c = text_[pos_];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+            ++pos_;
+        }
+    }
+
+    std::uint32_t add_node(Type type) {
+        if (doc_.nodes_.size() >= std::numeric_limits<std::uint32_t>::max())
+            fail("too many values");
+        Document::Node n;
+        n.type = type;
+        n.offset = static_cast<std::uint32_t>(pos_);
+        doc_.nodes_.push_back(n);
+        return static_cast<std::uint32_t>(doc_.nodes_.size() - 1);
+    }
+
+    std::uint32_t parse_value(std::size_t depth) {
+        if (pos_ >= text_.size()) fail("the text ends where a value should start");
+        const char c = text_[pos_];
+        switch (c) {
+            case '{':
+                return parse_object(depth);
+            case '[':
+                return parse_array(depth);
+            case '"': {
+                const std::uint32_t n = add_node(Type::String);
+                const std::string_view s = parse_string();
+                doc_.nodes_[n].text = s;
+                return n;
+            }
+            case 't':
+                return literal("true", Type::Bool, true);
+            case 'f':
+                return literal("false", Type::Bool, false);
+            case 'n':
+                return literal("null", Type::Null, false);
+            default:
+                if (c == '-' || (c >= '0' && c <= '9')) return parse_number();
+                if (c == '\0') fail("a NUL byte where a value should be");
+                fail("expected a value (an object, array, string, number, true, false or null)");
+        }
+    }
+
+    std::uint32_t literal(std::string_view word, Type type, bool flag) {
+        if (text_.substr(pos_, word.size()) != word)
+            fail("expected a value (true, false or null are spelt lowercase)");
+        const std::uint32_t n = add_node(type);
+        doc_.nodes_[n].flag = flag;
+        pos_ += word.size();
+        return n;
+    }
+
+    std::uint32_t parse_number() {
+        const std::size_t start = pos_;
+        const std::uint32_t n = add_node(Type::Number);
+        bool integer = true;
+        if (text_[pos_] == '-') ++pos_;
+        const auto digits = [&] {
+            const std::size_t from = pos_;
+            while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+            return pos_ - from;
+        };
+        if (pos_ < text_.size() && text_[pos_] == '0') {
+            ++pos_;
+        } else if (digits() == 0) {
+            fail("a number needs digits");
+        }
+        if (pos_ < text_.size() && text_[pos_] == '.') {
+            ++pos_;
+            integer = false;
+            if (digits() == 0) fail("a number needs digits after the decimal point");
+        }
+        if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+            ++pos_;
+            integer = false;
+            if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+            if (digits() == 0) fail("a number needs digits in its exponent");
+        }
+        if (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
+            fail("a number may not have leading zeros");
+        doc_.nodes_[n].text = text_.substr(start, pos_ - start);
+        doc_.nodes_[n].flag = integer;
+        return n;
+    }
+
+    // Returns the string's contents (a view into the input when it has no
+    // escapes); pos_ ends after the closing quote.
+    std::string_view parse_string() {
+        ++pos_;  // opening quote
+        const std::size_t start = pos_;
+        while (true) {
+            if (pos_ >= text_.size()) fail_at(start - 1, "a string is not closed");
+            const auto c = static_cast<unsigned char>(text_[pos_]);
+            if (c == '"') {
+                const std::string_view s = text_.substr(start, pos_ - start);
+                ++pos_;
+                return s;
+            }
+            if (c == '\\') break;
+            if (c < 0x20)
+                fail(c == 0 ? "a NUL byte inside a string"
+                            : "a control character inside a string (escape it)");
+            if (c >= 0x80)
+                utf8();
+            else
+                ++pos_;
+        }
+        // Slow path: the string has escapes.
+        std::string out(text_.substr(start, pos_ - start));
+        while (true) {
+            if (pos_ >= text_.size()) fail_at(start - 1, "a string is not closed");
+            const auto c = static_cast<unsigned char>(text_[pos_]);
+            if (c == '"') {
+                ++pos_;
+                doc_.unescaped_.push_back(std::move(out));
+                return doc_.unescaped_.back();
+            }
+            if (c == '\\') {
+                escape(out);
+            } else if (c < 0x20) {
+                fail(c == 0 ? "a NUL byte inside a string"
+                            : "a control character inside a string (escape it)");
+            } else if (c >= 0x80) {
+                const std::size_t from = pos_;
+                utf8();
+                out.append(text_.substr(from, pos_ - from));
+            } else {
+                out.push_back(static_cast<char>(c));
+                ++pos_;
+            }
+        }
+    }
+
+    // Checks one UTF-8 sequence at pos_ and moves past it.
+    void utf8() {
+        const std::size_t from = pos_;
+        const auto b0 = static_cast<unsigned char>(text_[pos_]);
+        std::size_t len = 0;
+        std::uint32_t cp = 0;
+        if (b0 >= 0xC2 && b0 <= 0xDF) {
+            len = 2;
+            cp = b0 & 0x1FU;
+        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+            len = 3;
+            cp = b0 & 0x0FU;
+        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+            len = 4;
+            cp = b0 & 0x07U;
+        } else {
+            fail("text that is not valid UTF-8");
+        }
+        if (from + len > text_.size()) fail("text that is not valid UTF-8");
+        for (std::size_t k = 1; k < len; ++k) {
+            const auto b = static_cast<unsigned char>(text_[from + k]);
+            if ((b & 0xC0U) != 0x80U) fail("text that is not valid UTF-8");
+            cp = (cp << 6U) | (b & 0x3FU);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            fail("text that is not valid UTF-8");
+        pos_ = from + len;
+    }
+
+    std::uint32_t hex4() {
+        if (pos_ + 4 > text_.size()) fail("a \\u escape needs four hex digits");
+        std::uint32_t v = 0;
+        for (int k = 0; k < 4; ++k) {
+            const char h = text_[pos_++];
+            v <<= 4U;
+            if (h >= '0' && h <= '9')
+                v |= static_cast<std::uint32_t>(h - '0');
+            else if (h >= 'a' && h <= 'f')
+                v |= static_cast<std::uint32_t>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+                v |= static_cast<std::uint32_t>(h - 'A' + 10);
+            else
+                fail("a \\u escape needs four hex digits");
+        }
+        return v;
+    }
+
+    void escape(std::string& out) {
+        ++pos_;  // backslash
+        if (pos_ >= text_.size()) fail("a string ends inside an escape");
+        const char e = text_[pos_++];
+        switch (e) {
+            case '"':
+                out.push_back('"');
+                return;
+            case '\\':
+                out.push_back('\\');
+                return;
+            case '/':
+                out.push_back('/');
+                return;
+            case 'b':
+                out.push_back('\b');
+                return;
+            case 'f':
+                out.push_back('\f');
+                return;
+            case 'n':
+                out.push_back('\n');
+                return;
+            case 'r':
+                out.push_back('\r');
+                return;
+            case 't':
+                out.push_back('\t');
+                return;
+            case 'u':
+                break;
+            default:
+                fail("an unknown escape in a string");
+        }
+        std::uint32_t cp = hex4();
+        if (cp >= 0xDC00 && cp <= 0xDFFF) fail("an unpaired surrogate in a \\u escape");
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (text_.substr(pos_, 2) != "\\u") fail("an unpaired surrogate in a \\u escape");
+            pos_ += 2;
+            const std::uint32_t low = hex4();
+            if (low < 0xDC00 || low > 0xDFFF) fail("an unpaired surrogate in a \\u escape");
+            cp = 0x10000 + ((cp - 0xD800) << 10U) + (low - 0xDC00);
+        }
+        if (cp == 0) fail("a NUL character (\\u0000) inside a string");
+        if (cp < 0x80) {
+            out.push_back(static_cast<char>(cp));
+        } else if (cp < 0x800) {
+            out.push_back(static_cast<char>(0xC0U | (cp >> 6U)));
+            out.push_back(static_cast<char>(0x80U | (cp & 0x3FU)));
+        } else if (cp < 0x10000) {
+            out.push_back(static_cast<char>(0xE0U | (cp >> 12U)));
+            out.push_back(static_cast<char>(0x80U | ((cp >> 6U) & 0x3FU)));
+            out.push_back(static_cast<char>(0x80U | (cp & 0x3FU)));
+        } else {
+            out.push_back(static_cast<char>(0xF0U | (cp >> 18U)));
+            out.push_back(static_cast<char>(0x80U | ((cp >> 12U) & 0x3FU)));
+            out.push_back(static_cast<char>(0x80U | ((cp >> 6U) & 0x3FU)));
+            out.push_back(static_cast<char>(0x80U | (cp & 0x3FU)));
+        }
+    }
+
+    void enter(std::size_t depth) const {
+        if (depth >= limits_.max_depth)
+            fail(fmt::format("nesting deeper than {} levels", limits_.max_depth));
+    }
+
+    // Links `child` after `prev` under `parent`.
+    void link(std::uint32_t parent, std::uint32_t& prev, std::uint32_t child) {
+        auto& nodes = doc_.nodes_;
+        if (nodes[parent].count == 0)
+            nodes[parent].first = child;
+        else
+            nodes[prev].next = child;
+        if (nodes[parent].count == std::numeric_limits<std::uint32_t>::max())
+            fail("too many elements");
+        ++nodes[parent].count;
+        prev = child;
+    }
+
+    std::uint32_t parse_array(std::size_t depth, bool streamed = false) {
+        enter(depth);
+        const std::uint32_t self = add_node(Type::Array);
+        ++pos_;
+        skip_ws();
+        if (pos_ < text_.size() && text_[pos_] == ']') {
+            ++pos_;
+            return self;
+        }
+        std::uint32_t prev = 0;
+        std::size_t index = 0;
+        while (true) {
+            skip_ws();
+            const std::uint32_t child = parse_value(depth + 1);
+            if (streamed) {
+                stream_->element(Value(&doc_, child), index++);
+                doc_.nodes_.resize(child);  // the element's nodes are done with
+            } else {
+                link(self, prev, child);
+            }
+            skip_ws();
+            if (pos_ >= text_.size()) fail("an array is not closed (expected ',' or ']')");
+            const char c = text_[pos_];
+            if (c == ',') {
+                ++pos_;
+                continue;
+            }
+            if (c == ']') {
+                ++pos_;
+                return self;
+            }
+            fail("expected ',' or ']' in an array");
+        }
+    }
+
+    std::uint32_t parse_object(std::size_t depth) {
+        enter(depth);
+        const std::uint32_t self = add_node(Type::Object);
+        ++pos_;
+        skip_ws();
+        if (pos_ < text_.size() && text_[pos_] == '}') {
+            ++pos_;
+            return self;
+        }
+        // Duplicate keys: a linear scan for the usual small objects, a hash
+        // set once an object has many members.
+        const std::size_t keys_start = keys_.size();
+        std::unordered_set<std::string_view> many;
+        std::uint32_t prev = 0;
+        while (true) {
+            skip_ws();
+            if (pos_ >= text_.size() || text_[pos_] != '"')
+                fail("expected a member name in double quotes");
+            const std::size_t key_at = pos_;
+            const std::string_view key = parse_string();
+            const std::size_t count = keys_.size() - keys_start;
+            bool duplicate = false;
+            if (count < 32) {
+                for (std::size_t i = keys_start; i < keys_.size(); ++i)
+                    duplicate = duplicate || keys_[i] == key;
+                if (count == 31 && !duplicate)
+                    many.insert(keys_.begin() + static_cast<std::ptrdiff_t>(keys_start),
+                                keys_.end());
+            } else {
+                duplicate = many.count(key) > 0;
+            }
+            if (duplicate)
+                fail_at(key_at, fmt::format("the key {} appears twice in one object", quote(key)));
+            keys_.push_back(key);
+            if (count >= 31) many.insert(key);
+            skip_ws();
+            if (pos_ >= text_.size() || text_[pos_] != ':')
+                fail("expected ':' after a member name");
+            ++pos_;
+            skip_ws();
+            const bool streamed = stream_ != nullptr && depth == 0 && key == stream_->key &&
+                                  pos_ < text_.size() && text_[pos_] == '[';
+            const std::uint32_t child =
+                streamed ? parse_array(depth + 1, true) : parse_value(depth + 1);
+            doc_.nodes_[child].key = key;
+            link(self, prev, child);
+            skip_ws();
+            if (pos_ >= text_.size()) fail("an object is not closed (expected ',' or '}')");
+            const char c = text_[pos_];
+            if (c == ',') {
+                ++pos_;
+                continue;
+            }
+            if (c == '}') {
+                ++pos_;
+                keys_.resize(keys_start);
+                return self;
+            }
+            fail("expected ',' or '}' in an object");
+        }
+    }
+
+    Document& doc_;
+    std::string_view text_;
+    std::string_view source_;
+    Limits limits_;
+    const Stream* stream_;
+    std::size_t pos_ = 0;
+    std::vector<std::string_view> keys_;  // member names of the objects being parsed
+};
+
+Document Document::parse(std::string_view text, std::string_view source, std::string_view expected,
+                         Limits limits, const Stream* stream) {
+    if (trim(text).empty() && text.find('\0') == std::string_view::npos)
+        throw InputError(fmt::format("{}: the file is empty; expected {}", source, expected));
+    if (text.size() >= std::numeric_limits<std::uint32_t>::max())
+        throw InputError(
+            fmt::format("{}: larger than 4 GiB; not a JSON file gpuadvise reads", source));
+    Document doc;
+    Parser(doc, text, source, limits, stream).run();
+    return doc;
+}
+
+// ------------------------------------------------------------------- values
+
+Type Value::type() const {
+    return doc_ ? doc_->nodes_[index_].type : Type::Null;
+}
+bool Value::boolean() const {
+    return doc_ && doc_->nodes_[index_].flag;
+}
+std::string_view Value::text() const {
+    return doc_ ? doc_->nodes_[index_].text : std::string_view();
+}
+std::string_view Value::key() const {
+    return doc_ ? doc_->nodes_[index_].key : std::string_view();
+}
+std::size_t Value::offset() const {
+    return doc_ ? doc_->nodes_[index_].offset : 0;
+}
+bool Value::is_integer_literal() const {
+    return is_number() && doc_->nodes_[index_].flag;
+}
+
+std::optional<double> Value::number() const {
+    if (!is_number()) return std::nullopt;
+    const std::string_view t = text();
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+std::optional<std::int64_t> Value::int64() const {
+    if (!is_integer_literal()) {
+        // 1.0e3 style integers are accepted when exact.
+        const auto d = number();
+        if (!d || *d != std::floor(*d) || std::fabs(*d) > 9.0e15) return std::nullopt;
+        return static_cast<std::int64_t>(*d);
+    }
+    const std::string_view t = text();
+    std::int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || ptr != t.data() + t.size()) return std::nullopt;
+    return v;
+}
+
+std::optional<std::uint64_t> Value::uint64() const {
+    if (!is_integer_literal()) {
+        const auto d = number();
+        if (!d || *d != std::floor(*d) || *d < 0 || *d > 9.0e15) return std::nullopt;
+        return static_cast<std::uint64_t>(*d);
+    }
+    const std::string_view t = text();
+    if (!t.empty() && t.front() == '-') return std::nullopt;
+    std::uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || ptr != t.data() + t.size()) return std::nullopt;
+    return v;
+}
+
+std::size_t Value::size() const {
+    return doc_ ? doc_->nodes_[index_].count : 0;
+}
+
+Value::Iterator& Value::Iterator::operator++() {
+    index_ = doc_->nodes_[index_].next;
+    return *this;
+}
+
+Value::Iterator Value::Range::begin() const {
+    return Iterator(doc, first);
+}
+Value::Iterator Value::Range::end() const {
+    return Iterator(doc, 0);
+}
+
+Value::Range Value::items() const {
+    if (!doc_ || (!is_array() && !is_object()) || size() == 0) return Range{doc_, 0};
+    return Range{doc_, doc_->nodes_[index_].first};
+}
+
+std::optional<Value> Value::find(std::string_view k) const {
+    if (!is_object()) return std::nullopt;
+    for (const Value v : items())
+        if (v.key() == k) return v;
+    return std::nullopt;
+}
+
+namespace {
+
+void dump_into(Writer& w, Value v, std::size_t& budget) {
+    if (budget == 0) return;
+    --budget;
+    switch (v.type()) {
+        case Type::Null:
+            w.null();
+            return;
+        case Type::Bool:
+            w.value(v.boolean());
+            return;
+        case Type::Number:
+            w.raw(v.text());
+            return;
+        case Type::String:
+            w.value(v.text());
+            return;
+        case Type::Array:
+            w.begin_array();
+            for (const Value item : v.items()) dump_into(w, item, budget);
+            w.end_array();
+            return;
+        case Type::Object:
+            w.begin_object();
+            for (const Value item : v.items()) {
+                w.key(item.key());
+                dump_into(w, item, budget);
+                if (budget == 0) break;
+            }
+            w.end_object();
+            return;
+    }
+}
+
+}  // namespace
+
+std::string Value::dump(std::size_t max) const {
+    std::string out;
+    Writer w(out, false);
+    std::size_t budget = 64;  // values; enough for any message
+    dump_into(w, *this, budget);
+    if (out.size() > max) {
+        out = truncate_display(out, max);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------- paths
+
+std::string Path::str() const {
+    std::vector<const Path*> chain;
+    for (const Path* p = this; p != nullptr; p = p->parent)
+        if (p->is_index || !p->key.empty()) chain.push_back(p);
+    std::string out;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        out += '/';
+        if ((*it)->is_index)
+            out += std::to_string((*it)->index);
+        else
+            out += sanitize((*it)->key, 60);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- ObjectReader
+
+ObjectReader::ObjectReader(Value value, std::string_view source, const Path* path)
+    : value_(value), source_(source), path_(path) {
+    if (!value.is_object())
+        fail_here(fmt::format("must be an object (got {})", type_name(value.type())));
+    members_.reserve(value.size());
+    for (const Value m : value.items()) members_.push_back(m);
+    read_.assign(members_.size(), false);
+}
+
+void ObjectReader::fail(std::string_view key, std::string_view what) const {
+    const Path p{path_, key};
+    throw InputError(fmt::format("{}: {}: {}", source_, p.str(), what));
+}
+
+void ObjectReader::fail_here(std::string_view what) const {
+    const std::string p = path_ ? path_->str() : std::string();
+    throw InputError(fmt::format("{}: {}{}", source_, p.empty() ? "" : p + ": ", what));
+}
+
+std::optional<Value> ObjectReader::lookup(std::string_view key) {
+    const std::size_t n = members_.size();
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = (cursor_ + k) % n;
+        if (members_[i].key() == key) {
+            read_[i] = true;
+            cursor_ = i + 1;
+            return members_[i];
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Value> ObjectReader::get(std::string_view key) {
+    const auto v = lookup(key);
+    if (!v || v->is_null()) return std::nullopt;
+    return v;
+}
+
+Value ObjectReader::required(std::string_view key) {
+    const auto v = get(key);
+    if (!v) fail(key, "is required");
+    return *v;
+}
+
+bool ObjectReader::has(std::string_view key) {
+    return get(key).has_value();
+}
+
+std::string_view ObjectReader::str(std::string_view key) {
+    const Value v = required(key);
+    if (!v.is_string() || v.text().empty())
+        fail(key, fmt::format("must be a non-empty string (got {})", v.dump()));
+    return v.text();
+}
+
+std::optional<std::string_view> ObjectReader::opt_str(std::string_view key) {
+    if (!get(key)) return std::nullopt;
+    return str(key);
+}
+
+std::string_view ObjectReader::str_or(std::string_view key, std::string_view fallback) {
+    const auto v = get(key);
+    if (!v) return fallback;
+    if (!v->is_string()) fail(key, fmt::format("must be a string (got {})", v->dump()));
+    return v->text();
+}
+
+double ObjectReader::number(std::string_view key, double min, double max) {
+    const Value v = required(key);
+    if (!v.is_number()) fail(key, fmt::format("must be a number (got {})", v.dump()));
+    const auto d = v.number();
+    if (!d || *d < min || *d > max)
+        fail(key, fmt::format("{} is out of range [{}, {}]", v.dump(), min, max));
+    return *d;
+}
+
+std::optional<double> ObjectReader::opt_number(std::string_view key, double min, double max) {
+    if (!get(key)) return std::nullopt;
+    return number(key, min, max);
+}
+
+std::int64_t ObjectReader::integer(std::string_view key, std::int64_t min, std::int64_t max) {
+    const Value v = required(key);
+    if (!v.is_number() || !v.is_integer_literal())
+        fail(key, fmt::format("must be an integer (got {})", v.dump()));
+    const auto i = v.int64();
+    if (!i || *i < min || *i > max)
+        fail(key, fmt::format("{} is out of range [{}, {}]", v.dump(), min, max));
+    return *i;
+}
+
+std::optional<std::int64_t> ObjectReader::opt_integer(std::string_view key, std::int64_t min,
+                                                      std::int64_t max) {
+    if (!get(key)) return std::nullopt;
+    return integer(key, min, max);
+}
+
+std::optional<bool> ObjectReader::opt_bool(std::string_view key) {
+    const auto v = get(key);
+    if (!v) return std::nullopt;
+    if (!v->is_bool()) fail(key, fmt::format("must be true, false or null (got {})", v->dump()));
+    return v->boolean();
+}
+
+std::vector<std::string_view> ObjectReader::strings(std::string_view key) {
+    std::vector<std::string_view> out;
+    const auto v = get(key);
+    if (!v) return out;
+    if (!v->is_array()) fail(key, "must be an array of strings");
+    out.reserve(v->size());
+    std::size_t i = 0;
+    for (const Value item : v->items()) {
+        if (!item.is_string() || item.text().empty()) {
+            const Path parent{path_, key};
+            const Path p{&parent, {}, i, true};
+            throw InputError(fmt::format("{}: {}: must be a non-empty string", source_, p.str()));
+        }
+        out.push_back(item.text());
+        ++i;
+    }
+    return out;
+}
+
+std::string_view ObjectReader::one_of(std::string_view key,
+                                      std::initializer_list<std::string_view> choices) {
+    const std::string_view v = str(key);
+    for (const std::string_view c : choices)
+        if (v == c) return c;
+    std::string list;
+    for (const std::string_view c : choices) list += (list.empty() ? "" : ", ") + std::string(c);
+    fail(key, fmt::format("{} is not one of: {}", quote(v), list));
+}
+
+ObjectReader ObjectReader::child(std::string_view key, Path& path_storage) {
+    const Value v = required(key);
+    path_storage = Path{path_, key};
+    return ObjectReader(v, source_, &path_storage);
+}
+
+void ObjectReader::finish() const {
+    for (std::size_t i = 0; i < members_.size(); ++i)
+        if (!read_[i]) fail(members_[i].key(), "is not a known field; check the spelling");
+}
+
+// ------------------------------------------------------------------- writing
+
+namespace {
+
+// Printable ASCII without a quote or backslash is written as it is. Nearly
+// every string gpuadvise writes (ids, enums, messages) is, so this one pass
+// over a table is what matters for `batch` throughput.
+constexpr std::array<bool, 256> kPlainByte = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    return t;
+}();
+
+void escape_into(std::string& out, std::string_view s) {
+    std::size_t plain = 0;
+    while (plain < s.size() && kPlainByte[static_cast<unsigned char>(s[plain])]) ++plain;
+    if (plain == s.size()) {
+        out.push_back('"');
+        out.append(s);
+        out.push_back('"');
+        return;
+    }
+    const bool clean = valid_utf8(s);
+    const std::string sanitized = clean ? std::string() : repair_utf8(s);
+    const std::string_view t = clean ? s : std::string_view(sanitized);
+    out.push_back('"');
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::size_t run = 0;  // start of a run of bytes that need no escape
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const auto c = static_cast<unsigned char>(t[i]);
+        const bool c1 = c == 0xC2 && i + 1 < t.size() &&
+                        static_cast<unsigned char>(t[i + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(t[i + 1]) <= 0x9F;
+        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F && !c1) continue;
+        out.append(t.substr(run, i - run));
+        if (c == '"')
+            out += "\\\"";
+        else if (c == '\\')
+            out += "\\\\";
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\t')
+            out += "\\t";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c1) {
+            const auto c2 = static_cast<unsigned char>(t[i + 1]);
+            out += "\\u00";
+            out += kHex[c2 >> 4U];
+            out += kHex[c2 & 0xFU];
+            ++i;
+        } else {
+            out += "\\u00";
+            out += kHex[c >> 4U];
+            out += kHex[c & 0xFU];
+        }
+        run = i + 1;
+    }
+    out.append(t.substr(run));
+    out.push_back('"');
+}
+
+}  // namespace
+
+std::string quoted(std::string_view s) {
+    std::string out;
+    escape_into(out, s);
+    return out;
+}
+
+void Writer::newline() {
+    if (!pretty_) return;
+    out_.push_back('\n');
+    out_.append(first_.size() * 2, ' ');
+}
+
+void Writer::before_value() {
+    if (after_key_) {
+        after_key_ = false;
+        return;
+    }
+    if (first_.empty()) return;
+    if (!first_.back()) out_.push_back(',');
+    first_.back() = false;
+    newline();
+}
+
+Writer& Writer::begin_object() {
+    before_value();
+    out_.push_back('{');
+    first_.push_back(true);
+    return *this;
+}
+
+Writer& Writer::close(char bracket) {
+    const bool empty = first_.back();
+    first_.pop_back();
+    if (!empty) newline();
+    out_.push_back(bracket);
+    return *this;
+}
+
+Writer& Writer::end_object() {
+    return close('}');
+}
+
+Writer& Writer::begin_array() {
+    before_value();
+    out_.push_back('[');
+    first_.push_back(true);
+    return *this;
+}
+
+Writer& Writer::end_array() {
+    return close(']');
+}
+
+Writer& Writer::key(std::string_view k) {
+    before_value();
+    escape_into(out_, k);
+    out_ += pretty_ ? ": " : ":";
+    after_key_ = true;
+    return *this;
+}
+
+Writer& Writer::value(std::string_view s) {
+    before_value();
+    escape_into(out_, s);
+    return *this;
+}
+
+Writer& Writer::value(bool b) {
+    before_value();
+    out_ += b ? "true" : "false";
+    return *this;
+}
+
+Writer& Writer::value(std::int64_t v) {
+    before_value();
+    fmt::format_to(std::back_inserter(out_), "{}", v);
+    return *this;
+}
+
+Writer& Writer::value(std::uint64_t v) {
+    before_value();
+    fmt::format_to(std::back_inserter(out_), "{}", v);
+    return *this;
+}
+
+Writer& Writer::value(double v) {
+    if (!std::isfinite(v)) throw std::logic_error("a non-finite number reached the JSON writer");
+    before_value();
+    fmt::format_to(std::back_inserter(out_), "{}", v);
+    return *this;
+}
+
+Writer& Writer::null() {
+    before_value();
+    out_ += "null";
+    return *this;
+}
+
+Writer& Writer::raw(std::string_view json_text) {
+    before_value();
+    if (!pretty_ || first_.empty()) {
+        out_.append(json_text);
+        return *this;
+    }
+    // Re-indent a pretty fragment written at depth 0.
+    const std::string indent(first_.size() * 2, ' ');
+    for (const char c : json_text) {
+        out_.push_back(c);
+        if (c == '\n') out_ += indent;
+    }
+    return *this;
+}
+
+}  // namespace gpuadvise::json

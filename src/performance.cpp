@@ -1,0 +1,222 @@
+#include "gpuadvise/performance.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuadvise {
+namespace {
+
+// Fraction of gradient communication that data-parallel frameworks hide
+// behind the backward pass (bucketed all-reduce overlap).
+constexpr double kCommOverlap = 0.5;
+// Width-dependent MFU: kMaxMfu * h / (h + kMfuWidth), fitted on the 133
+// training rows of bench/data (litgpt, torchtune, HF Trainer, NVIDIA NGC).
+constexpr double kMaxMfu = 0.88;
+constexpr double kMfuWidth = 1600.0;
+// Collective launch latency: about 10 us over NVLink and 20 us over PCIe
+// (NCCL measurements), 14 us for a host-bounced copy between two RTX 5090s
+// without P2P (p2pBandwidthLatencyTest, research notes in docs/performance-model.md).
+constexpr double kLinkLatency = 10e-6;
+constexpr double kPcieLatency = 20e-6;
+// Without peer-to-peer (GeForce), traffic between cards is staged through
+// host memory: two RTX 7900 XTX without P2P copied at 28-29 GB/s one way over
+// PCIe 4.0 x16 (31.5 GB/s), two 5090s at x8 Gen5 at 24 of 31.5 GB/s. NCCL's
+// shared-memory path for collectives crosses PCIe twice per hop, so we take
+// half of the link per direction.
+constexpr double kHostBounceShare = 0.5;
+
+}  // namespace
+
+double platform_efficiency(const Gpu& gpu) {
+    switch (gpu.platform) {
+        case SoftwarePlatform::Metal:
+            return 0.5;  // 40 llama.cpp rows on M1/M2/M3
+        case SoftwarePlatform::Rocm:
+            return 0.7;  // assumed
+        case SoftwarePlatform::Oneapi:
+            return 0.5;  // assumed
+        case SoftwarePlatform::Habana:
+            return 0.6;  // assumed
+        case SoftwarePlatform::Cuda:
+            return 1.0;
+    }
+    return 1.0;
+}
+
+bool platform_calibrated(const Gpu& gpu) {
+    return gpu.platform == SoftwarePlatform::Cuda || gpu.platform == SoftwarePlatform::Metal;
+}
+
+double training_mfu(std::int64_t hidden) {
+    const double h = static_cast<double>(std::max<std::int64_t>(hidden, 1));
+    return kMaxMfu * h / (h + kMfuWidth);
+}
+
+std::optional<double> Performance::tokens_per_s() const {
+    return train_tokens_per_s ? train_tokens_per_s : decode_tokens_per_s;
+}
+
+std::optional<double> compute_tflops(const Gpu& gpu, const Workload& w) {
+    if (w.quant.format && w.quant.format->tensor_path == "fp8" && gpu.tflops.fp8)
+        return gpu.tflops.fp8;
+    switch (w.precision) {
+        case Precision::Bf16:
+            return gpu.tflops.bf16 ? gpu.tflops.bf16 : gpu.tflops.fp16;
+        case Precision::Fp16:
+            return gpu.tflops.fp16;
+        // fp32 matmuls run as TF32 on cards that have it: NVIDIA's NGC
+        // containers enable it by default and Lightning/HF recommend it
+        // (torch.set_float32_matmul_precision("high")); document §2.3.
+        case Precision::Fp32:
+            return gpu.tflops.tf32 ? gpu.tflops.tf32 : gpu.tflops.fp32;
+    }
+    return std::nullopt;
+}
+
+PlanLinks plan_links(const Gpu& gpu, std::int64_t count) {
+    PlanLinks l;
+    const double pcie = gpu.pcie_gbps().value_or(16.0);
+    l.gbps = gpu.pcie_p2p.value_or(true) ? pcie : pcie * kHostBounceShare;
+    l.latency_s = kPcieLatency;
+    const auto fast = gpu.link_gbps_per_direction();
+    // A bridge joins `max_gpus` cards (pairs for an RTX 3090); a plan beyond
+    // one bridge group crosses PCIe, and collectives run at the slowest hop.
+    const bool within = count <= gpu.link.max_gpus;
+    if (fast && within) {
+        l.gbps = *fast;
+        l.latency_s = kLinkLatency;
+    }
+    return l;
+}
+
+Performance estimate_performance(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
+                                 const JobOptions& job, std::optional<double> price_usd) {
+    Performance perf;
+    if (w.is_fixed()) return perf;  // no model to time
+    const auto tflops = compute_tflops(gpu, w);
+    const Architecture& a = w.model.arch;
+    const double n = static_cast<double>(w.gpus);
+    const double active = static_cast<double>(w.model.active_params);
+    const double total = static_cast<double>(std::max<std::uint64_t>(w.model.params, 1));
+    const double b = static_cast<double>(w.batch);
+    const double layers = static_cast<double>(a.total_layers());
+    const double h = static_cast<double>(a.hidden);
+    const double platform = platform_efficiency(gpu);
+    const PlanLinks links = plan_links(gpu, w.gpus);
+    double tokens_per_hour = 0;  // for serving cost
+
+    if (!w.trains() && w.engine) {
+        const Engine& e = *w.engine;
+        const double bw = gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * platform;
+        // Decode: every step reads this GPU's share of the active weights and
+        // the KV cache (half full on average over the generation).
+        const double weights =
+            static_cast<double>(memory.get(&Components::weights)) * (active / total);
+        const double kv = static_cast<double>(memory.get(&Components::kv_cache));
+        const double avg_ctx = static_cast<double>(w.prompt) + static_cast<double>(w.gen) / 2.0;
+        const double kv_read = kv * (w.seq > 0 ? avg_ctx / static_cast<double>(w.seq) : 1.0);
+        const double memory_time = (weights + kv_read) / bw;
+        double compute_time = 0;
+        if (tflops)
+            compute_time =
+                2.0 * active * b / n / (*tflops * 1e12 * e.prefill_efficiency * platform);
+        // Pipeline stages run one after another; tensor-parallel shards at once.
+        const double stages = w.parallel == Parallel::Pp ? n : 1.0;
+        const double layer_cost = layers * e.layer_overhead_s;
+        // Tensor parallel: two all-reduces of the layer's activations per layer
+        // and step, each paying a launch latency plus the bytes over the link.
+        double comm = 0;
+        if (w.parallel == Parallel::Tp && w.gpus > 1) {
+            const double bytes = 2.0 * (n - 1.0) / n * b * h * 2.0;
+            comm = 2.0 * layers * (links.latency_s + bytes / (links.gbps * 1e9));
+        } else if (w.parallel == Parallel::Pp && w.gpus > 1) {
+            // One activation hand-off per stage boundary.
+            comm = (n - 1.0) * (links.latency_s + b * h * 2.0 / (links.gbps * 1e9));
+        }
+        const double step = std::max(memory_time, compute_time) * stages + layer_cost + comm;
+        perf.bound = compute_time > memory_time ? Bound::Compute : Bound::Memory;
+        perf.decode_tokens_per_s = b / step;
+        tokens_per_hour = *perf.decode_tokens_per_s * 3600.0;
+        if (tflops) {
+            const double prompt = static_cast<double>(w.prompt);
+            // 2 FLOPs per active weight per token, plus causal attention
+            // (QK^T and AV over half the prompt on average).
+            const double flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
+            const double speedup = w.parallel == Parallel::Tp ? n : 1.0;
+            const double seconds =
+                flops / (*tflops * 1e12 * e.prefill_efficiency * platform * speedup) +
+                layers * e.layer_overhead_s;
+            perf.prefill_tokens_per_s = prompt * b / seconds;
+            perf.time_to_first_token_s = seconds;
+        }
+    } else if (w.trains() && tflops) {
+        // Training FLOPs per token: forward 2P, backward 4P for trained
+        // weights; frozen weights (LoRA) skip the weight-gradient half of
+        // backward; checkpointing recomputes the forward; attention adds
+        // 12 L h s (forward and backward).
+        const double s = static_cast<double>(w.seq);
+        double per_token = (w.method == Method::Full ? 6.0 : 4.0) * active + 12.0 * layers * h * s;
+        if (w.grad_ckpt) per_token += 2.0 * active + 4.0 * layers * h * s;
+        const double flops_rate = *tflops * 1e12 * training_mfu(a.hidden) * platform;
+        const double tokens = b * s;
+        double compute_seconds = tokens * per_token / flops_rate;
+        if (w.quant.format) compute_seconds *= w.quant.format->dequant_time_factor;
+        double comm_seconds = 0;
+        if (w.gpus > 1) {
+            const double link = links.gbps * 1e9;
+            // Ring all-reduce (or reduce-scatter + all-gather) moves 2(N-1)/N
+            // of the 16-bit gradients per GPU each step.
+            double bytes = 2.0 * (n - 1.0) / n * static_cast<double>(memory.trainable_params) * 2.0;
+            // Sharded plans also all-gather every layer's weights in forward
+            // and again in backward.
+            if (w.parallel == Parallel::Fsdp || w.parallel == Parallel::Zero3)
+                bytes += 2.0 * (n - 1.0) * static_cast<double>(memory.get(&Components::weights));
+            comm_seconds = bytes / link * (1.0 - kCommOverlap);
+            // Pipeline bubble (p-1)/m with m = 8 micro-batches per step
+            // (Narayanan et al. 2021, §2.2).
+            if (w.parallel == Parallel::Pp) compute_seconds *= 1.0 + (n - 1.0) / 8.0;
+        }
+        perf.step_seconds = compute_seconds + comm_seconds;
+        perf.train_tokens_per_s = tokens * n / *perf.step_seconds;
+        perf.bound = Bound::Compute;
+    }
+
+    // Time and cost of a job.
+    const auto rate = perf.tokens_per_s();
+    if (!rate || !(*rate > 0) || !std::isfinite(*rate)) {
+        perf.decode_tokens_per_s.reset();
+        perf.train_tokens_per_s.reset();
+        return perf;
+    }
+    std::optional<double> job_tokens = job.tokens;
+    if (!job_tokens && job.steps && w.trains())
+        job_tokens = *job.steps * b * static_cast<double>(w.seq) * n;
+    if (!job_tokens && job.epochs && job.dataset_tokens)
+        job_tokens = *job.epochs * *job.dataset_tokens;
+    if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
+    const double watts = gpu.tdp_watts.value_or(0.0) * n * job.utilisation;
+    double hourly = 0;
+    if (job.cloud_price_per_gpu_hour) {
+        hourly = *job.cloud_price_per_gpu_hour * n;
+        perf.cost_basis = CostBasis::Cloud;
+    } else if (price_usd && *price_usd > 0) {
+        hourly =
+            *price_usd / (job.amortize_years * 365.0 * 24.0) + watts / 1000.0 * job.kwh_price_usd;
+        perf.cost_basis = CostBasis::Purchase;
+    }
+    if (!w.trains() && hourly > 0 && tokens_per_hour > 0)
+        perf.usd_per_million_tokens = hourly / tokens_per_hour * 1e6;
+    if (job_tokens) {
+        perf.job_hours = *job_tokens / *rate / 3600.0;
+        if (watts > 0) perf.energy_kwh = watts / 1000.0 * *perf.job_hours;
+        if (hourly > 0) perf.job_cost_usd = hourly * *perf.job_hours;
+    }
+    // Every figure is finite or absent: an overflow is not a number to print.
+    for (auto* v :
+         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
+          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens})
+        if (*v && !std::isfinite(**v)) v->reset();
+    return perf;
+}
+
+}  // namespace gpuadvise

@@ -1,0 +1,94 @@
+#include "gpuadvise/query.hpp"
+
+#include <fmt/format.h>
+
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/units.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// Bounds that keep every derived figure finite and meaningful: a price of
+// 1e-300 or an amortisation over 1e-300 years is a typo, not a plan.
+constexpr double kMinYears = 0.1, kMaxYears = 30;
+constexpr double kMinKwh = 0.0, kMaxKwh = 10;
+constexpr double kMinCloud = 0.001, kMaxCloud = 10000;
+constexpr double kMinBudget = 1, kMaxBudget = 1e12;
+constexpr double kMaxEpochs = 1e6;
+
+std::optional<double> real(const Request& r, Field f, double min, double max,
+                           std::string_view example) {
+    const auto& v = r.get(f);
+    if (!v) return std::nullopt;
+    return parse_real_in(v->text, v->origin, min, max, example);
+}
+
+}  // namespace
+
+JobOptions job_options(const Request& r) {
+    JobOptions j;
+    if (const auto& v = r.get(Field::Tokens))
+        j.tokens = static_cast<double>(parse_param_count(v->text, v->origin));
+    if (const auto& v = r.get(Field::Steps))
+        j.steps = static_cast<double>(parse_positive_int(v->text, v->origin, 1'000'000'000'000));
+    j.epochs = real(r, Field::Epochs, 1e-3, kMaxEpochs, "3");
+    if (const auto& v = r.get(Field::DatasetTokens))
+        j.dataset_tokens = static_cast<double>(parse_param_count(v->text, v->origin));
+    if (const auto y = real(r, Field::AmortizeYears, kMinYears, kMaxYears, "3"))
+        j.amortize_years = *y;
+    if (const auto p = real(r, Field::KwhPrice, kMinKwh, kMaxKwh, "0.15")) j.kwh_price_usd = *p;
+    j.cloud_price_per_gpu_hour = real(r, Field::CloudPrice, kMinCloud, kMaxCloud, "2.5");
+    if (j.epochs && !j.dataset_tokens)
+        throw InputError(fmt::format("{} needs --dataset-tokens (how many tokens one epoch is)",
+                                     r.get(Field::Epochs)->origin));
+    if (static_cast<int>(j.tokens.has_value()) + static_cast<int>(j.steps.has_value()) +
+            static_cast<int>(j.dataset_tokens.has_value()) >
+        1)
+        throw InputError(
+            "give the job size once: --tokens, --steps, or --dataset-tokens (with --epochs)");
+    return j;
+}
+
+RankOptions rank_options(const Request& r, const Workload& w) {
+    RankOptions o;
+    o.job = job_options(r);
+    if (const auto& v = r.get(Field::RankBy)) o.rank_by = kRankBy.parse(v->text, v->origin);
+    if (const auto& v = r.get(Field::MaxGpus))
+        o.max_gpus = parse_positive_int(v->text, v->origin, 16'384);
+    o.budget_usd = real(r, Field::Budget, kMinBudget, kMaxBudget, "5000");
+    if (const auto& v = r.get(Field::Vendor)) o.vendor = kVendors.parse(v->text, v->origin);
+    if (const auto& v = r.get(Field::Segment)) o.segment = kSegments.parse(v->text, v->origin);
+    if (const auto& v = r.get(Field::Os)) o.os = kOses.parse(v->text, v->origin);
+    if (w.task) o.task = &w.task->requirements;
+    if (r.has(Field::Gpus)) {
+        o.fixed_gpus = w.gpus;
+        if (r.has(Field::MaxGpus) && w.gpus > o.max_gpus)
+            throw InputError(fmt::format("--gpus {} is more than --max-gpus {}; give one of them",
+                                         w.gpus, o.max_gpus));
+    }
+    if (r.has(Field::Parallel)) o.parallel = w.parallel;
+    return o;
+}
+
+GpuFilter gpu_filter(const Request& r) {
+    GpuFilter f;
+    if (const auto& v = r.get(Field::Vendor)) f.vendor = kVendors.parse(v->text, v->origin);
+    if (const auto& v = r.get(Field::Segment)) f.segment = kSegments.parse(v->text, v->origin);
+    if (const auto& v = r.get(Field::MinMemory))
+        f.min_memory_bytes = parse_bytes(v->text, v->origin);
+    if (const auto& v = r.get(Field::MinBandwidth))
+        f.min_bandwidth_gbps = parse_bandwidth_gbps(v->text, v->origin);
+    if (const auto& v = r.get(Field::Supports))
+        f.supports = parse_choice(v->text, v->origin, spec(Field::Supports).choices());
+    if (const auto& v = r.get(Field::Sort))
+        f.sort = parse_choice(v->text, v->origin, spec(Field::Sort).choices());
+    return f;
+}
+
+std::size_t top_count(const Request& r) {
+    const auto& v = r.get(Field::Top);
+    return v ? static_cast<std::size_t>(parse_positive_int(v->text, v->origin, 100'000)) : 10;
+}
+
+}  // namespace gpuadvise

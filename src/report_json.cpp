@@ -1,0 +1,389 @@
+#include "gpuadvise/report_json.hpp"
+
+#include <cmath>
+
+#include "gpuadvise/build_sheet.hpp"
+#include "gpuadvise/rules.hpp"
+
+namespace gpuadvise {
+
+std::optional<double> rounded_rate(const std::optional<double>& v) {
+    if (!v || !std::isfinite(*v)) return std::nullopt;
+    const double digits = std::max(0.0, 2.0 - std::floor(std::log10(std::max(*v, 1e-9))));
+    const double scale = std::pow(10.0, std::min(digits, 6.0));
+    const double r = std::round(*v * scale) / scale;
+    return std::isfinite(r) ? std::optional<double>(r) : std::nullopt;
+}
+
+namespace {
+
+void strings(json::Writer& w, std::string_view key, const std::vector<std::string>& list) {
+    w.key(key).begin_array();
+    for (const auto& s : list) w.value(s);
+    w.end_array();
+}
+
+void string_views(json::Writer& w, std::string_view key, std::span<const std::string_view> list) {
+    w.key(key).begin_array();
+    for (const auto s : list) w.value(s);
+    w.end_array();
+}
+
+}  // namespace
+
+void write_workload(json::Writer& j, const Workload& w) {
+    const Architecture& a = w.model.arch;
+    j.begin_object();
+    if (w.is_fixed()) {
+        j.field("task", w.model.name);
+        j.field("requirement_bytes", *w.fixed_bytes);
+        strings(j, "assumed", w.assumed);
+        strings(j, "warnings", w.warnings);
+        j.end_object();
+        return;
+    }
+    j.field("model", w.model.name);
+    j.field("model_origin", to_string(w.model.origin));
+    j.field("params", w.model.params);
+    j.field("active_params", w.model.active_params);
+    if (w.model.weight_bytes) {
+        j.field("weight_bytes", *w.model.weight_bytes);
+        j.field("file_quantization", w.model.file_quantization);
+    }
+    j.key("architecture").begin_object();
+    j.field("model_type", a.model_type);
+    j.field("layers", a.total_layers());
+    j.field("hidden", a.hidden);
+    j.field("intermediate", a.intermediate);
+    j.field("heads", a.heads);
+    j.field("kv_heads", a.kv_heads);
+    j.field("head_dim", a.head_dim);
+    j.field("vocab", a.vocab);
+    j.field("experts", a.experts);
+    j.field("experts_per_token", a.experts_per_token);
+    j.field("tied_embeddings", a.tied_embeddings);
+    j.field("inferred", a.inferred);
+    j.field("max_position",
+            a.max_position > 0 ? std::optional<std::int64_t>(a.max_position) : std::nullopt);
+    j.field("sliding_window", a.sliding_window);
+    j.field("sliding_layers", a.sliding_layers);
+    j.field("kv_layers", a.kv_layers());
+    j.end_object();
+    j.field("method", to_string(w.method));
+    j.field("precision", to_string(w.precision));
+    j.field("quant", w.quant.text());
+    j.field("double_quant", w.double_quant);
+    j.field("batch", w.batch);
+    j.field("seq", w.seq);
+    if (!w.trains()) {
+        j.field("prompt", w.prompt);
+        j.field("gen", w.gen);
+        j.field("kv_dtype", to_string(w.kv_dtype));
+        j.field("engine", w.engine ? w.engine->id : std::string_view("none"));
+        j.field("mixed_precision", to_string(w.mixed));
+    } else {
+        j.field("mixed_precision", to_string(w.mixed));
+        j.field("optimizer", to_string(w.optimizer));
+        j.field("optimizer_in_backward", w.optimizer_in_backward);
+        j.field("grad_ckpt", w.grad_ckpt);
+        j.field("chunked_loss", w.chunked_loss);
+    }
+    if (w.uses_lora()) {
+        j.field("lora_rank", w.lora_rank);
+        j.field("lora_targets", lora_targets_text(w));
+    }
+    j.field("flash_attn", w.flash_attn);
+    j.field("gpus", w.gpus);
+    j.field("parallel", to_string(w.parallel));
+    j.field("estimator", to_string(w.estimator));
+    strings(j, "assumed", w.assumed);
+    strings(j, "warnings", w.warnings);
+    j.end_object();
+}
+
+void write_memory(json::Writer& j, const MemoryEstimate& m) {
+    j.begin_object();
+    j.field("estimator", kEstimatorsUsed.name(m.estimator));
+    j.field("per_gpu_bytes", m.per_gpu_bytes);
+    j.field("allocated_bytes", m.allocated_bytes);
+    j.field("total_bytes", m.total_bytes);
+    j.key("components").begin_object();
+    for (std::size_t i = 0; i < kComponentNames.size(); ++i)
+        j.field(kComponentNames[i].key, m.bytes[i]);
+    j.end_object();
+    j.field("trainable_params", m.trainable_params);
+    j.field("paged_optimizer_bytes", m.paged_optimizer_bytes);
+    strings(j, "notes", m.notes);
+    j.end_object();
+}
+
+void write_performance(json::Writer& j, const Performance& p) {
+    j.begin_object();
+    if (p.bound == Bound::Unknown)
+        j.key("bound").null();
+    else
+        j.field("bound", kBounds.name(p.bound));
+    j.field("decode_tokens_per_s", rounded_rate(p.decode_tokens_per_s));
+    j.field("prefill_tokens_per_s", rounded_rate(p.prefill_tokens_per_s));
+    j.field("train_tokens_per_s", rounded_rate(p.train_tokens_per_s));
+    j.field("step_seconds", rounded_rate(p.step_seconds));
+    j.field("time_to_first_token_s", rounded_rate(p.time_to_first_token_s));
+    j.field("job_hours", rounded_rate(p.job_hours));
+    j.field("job_cost_usd", rounded_rate(p.job_cost_usd));
+    j.field("energy_kwh", rounded_rate(p.energy_kwh));
+    j.field("usd_per_million_tokens", rounded_rate(p.usd_per_million_tokens));
+    if (p.cost_basis == CostBasis::None)
+        j.key("cost_basis").null();
+    else
+        j.field("cost_basis", kCostBases.name(p.cost_basis));
+    j.end_object();
+}
+
+void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t rank) {
+    const Gpu& g = *r.gpu;
+    j.begin_object();
+    j.field("rank", static_cast<std::uint64_t>(rank));
+    j.field("gpu", g.id);
+    j.field("vendor", to_string(g.vendor));
+    j.field("name", g.name);
+    j.field("count", r.count);
+    j.key("plan")
+        .begin_object()
+        .field("count", r.count)
+        .field("strategy", to_string(r.strategy))
+        .end_object();
+    j.field("fits", r.fits);
+    j.field("per_gpu_bytes", r.memory.per_gpu_bytes);
+    j.field("usable_bytes", r.usable_bytes);
+    j.field("memory_bytes", g.memory_bytes);
+    j.field("headroom_bytes", r.headroom_bytes);
+    j.field("memory_bandwidth_gbps", g.memory_bandwidth_gbps);
+    if (r.price_usd > 0)
+        j.field("price_usd", r.price_usd);
+    else
+        j.key("price_usd").null();
+    j.field("score", std::isfinite(r.score) ? std::round(r.score * 1000.0) / 1000.0 : 0.0);
+    j.key("performance");
+    write_performance(j, r.performance);
+    strings(j, "reasons", r.reasons);
+    strings(j, "warnings", r.warnings);
+    strings(j, "tips", r.tips);
+    j.key("rules_fired").begin_array();
+    for (const auto& hit : r.fired)
+        j.begin_object()
+            .field("id", hit.id)
+            .field("kind", to_string(hit.kind))
+            .field("message", hit.message)
+            .end_object();
+    j.end_array();
+    const BuildSheet b = build_sheet(g, r.count);
+    j.key("build_sheet").begin_object();
+    j.field("system_watts", b.system_watts);
+    j.field("psu_watts", b.psu_watts);
+    j.field("power", b.power_note);
+    j.key("pcie")
+        .begin_object()
+        .field("gen", b.pcie_gen)
+        .field("lanes", b.pcie_lanes)
+        .field("slots", b.slots)
+        .end_object();
+    j.field("host_link", b.host_link_note);
+    j.field("software", b.software);
+    j.end_object();
+    j.end_object();
+}
+
+void write_gpu(json::Writer& j, const Gpu& g) {
+    j.begin_object();
+    j.field("id", g.id);
+    j.field("vendor", to_string(g.vendor));
+    j.field("name", g.name);
+    string_views(j, "aliases", g.aliases);
+    j.field("segment", to_string(g.segment));
+    j.field("architecture", g.architecture);
+    j.field("arch_family", g.arch_family);
+    j.field("launch_year", g.launch_year);
+    j.field("memory_bytes", g.memory_bytes);
+    j.field("memory_type", g.memory_type);
+    j.field("memory_bandwidth_gbps", g.memory_bandwidth_gbps);
+    j.field("unified_memory", g.unified_memory);
+    j.field("ecc", g.ecc);
+    const Tflops& t = g.tflops;
+    j.key("tflops").begin_object();
+    j.field("fp32", t.fp32)
+        .field("tf32", t.tf32)
+        .field("fp16", t.fp16)
+        .field("bf16", t.bf16)
+        .field("fp8", t.fp8);
+    j.field("fp4", t.fp4).field("int8", t.int8);
+    j.end_object();
+    j.field("sparsity_multiplier", g.sparsity_multiplier);
+    j.field("tdp_watts", g.tdp_watts);
+    j.key("pcie")
+        .begin_object()
+        .field("gen", g.pcie_gen)
+        .field("lanes", g.pcie_lanes)
+        .field("p2p", g.pcie_p2p)
+        .end_object();
+    j.key("interconnect").begin_object();
+    j.field("type", to_string(g.link.type));
+    j.field("bandwidth_gbps", g.link.gbps);
+    j.field("max_gpus", g.link.max_gpus);
+    j.field("topology", to_string(g.link.topology));
+    j.end_object();
+    j.field("form", to_string(g.form));
+    j.field("form_factor", g.form_factor);
+    j.key("software").begin_object();
+    j.field("platform", to_string(g.platform));
+    j.field("compute_capability", g.compute_capability);
+    j.field("gfx_target", g.gfx_target);
+    j.field("min_stack", g.min_stack);
+    j.end_object();
+    j.key("video")
+        .begin_object()
+        .field("av1_encode", g.av1_encode)
+        .field("nvenc", g.nvenc)
+        .end_object();
+    const auto price = [&](std::string_view key, const std::optional<Price>& p) {
+        j.key(key);
+        if (!p) {
+            j.null();
+            return;
+        }
+        j.begin_object()
+            .field("usd", p->usd)
+            .field("kind", to_string(p->kind))
+            .field("date", p->date);
+        j.field("source", p->source).end_object();
+    };
+    price("price", g.price);
+    price("launch_price", g.launch_price);
+    j.field("region", g.region);
+    j.field("cloud_only", g.cloud_only);
+    string_views(j, "pci_ids", g.pci_ids);
+    string_views(j, "sources", g.sources);
+    j.field("confidence", to_string(g.confidence));
+    j.field("notes", g.notes);
+    j.end_object();
+}
+
+std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Recommendation* plan,
+                          bool pretty) {
+    std::string out;
+    json::Writer j(out, pretty);
+    j.begin_object();
+    j.field("schema", kSchemaVersion);
+    j.key("workload");
+    write_workload(j, w);
+    j.key("memory");
+    write_memory(j, m);
+    if (plan) {
+        j.field("gpu", plan->gpu->id);
+        j.key("performance");
+        write_performance(j, plan->performance);
+        j.key("plan");
+        write_recommendation(j, *plan, 1);
+    }
+    j.end_object();
+    return out;
+}
+
+std::string recommend_json(const Workload& w, const MemoryEstimate& m,
+                           const std::vector<Recommendation>& recs, std::size_t top,
+                           const RankOptions& options, bool pretty) {
+    std::string out;
+    json::Writer j(out, pretty);
+    j.begin_object();
+    j.field("schema", kSchemaVersion);
+    j.key("workload");
+    write_workload(j, w);
+    j.key("memory");
+    write_memory(j, m);
+    j.field("rank_by", to_string(options.rank_by));
+    j.key("recommendations").begin_array();
+    for (std::size_t i = 0; i < recs.size() && i < top; ++i)
+        write_recommendation(j, recs[i], i + 1);
+    j.end_array();
+    j.end_object();
+    return out;
+}
+
+std::string check_json(const Workload& w, const Recommendation& rec, bool pretty) {
+    std::string out;
+    json::Writer j(out, pretty);
+    j.begin_object();
+    j.field("schema", kSchemaVersion);
+    j.key("workload");
+    write_workload(j, w);
+    j.key("memory");
+    write_memory(j, rec.memory);
+    j.key("check");
+    write_recommendation(j, rec, 1);
+    j.end_object();
+    return out;
+}
+
+std::string gpus_json(const Catalog& catalog, const std::vector<const Gpu*>& gpus) {
+    std::string out;
+    json::Writer j(out);
+    j.begin_object()
+        .field("schema", kSchemaVersion)
+        .field("catalog_date", catalog.date)
+        .key("gpus")
+        .begin_array();
+    for (const Gpu* g : gpus) write_gpu(j, *g);
+    j.end_array().end_object();
+    return out;
+}
+
+std::string gpu_show_json(const Gpu& g) {
+    std::string out;
+    json::Writer j(out);
+    j.begin_object().field("schema", kSchemaVersion).key("gpu");
+    write_gpu(j, g);
+    j.end_object();
+    return out;
+}
+
+std::string models_json(const std::vector<ModelPreset>& presets) {
+    std::string out;
+    json::Writer j(out);
+    j.begin_object().field("schema", kSchemaVersion).key("models").begin_array();
+    for (const auto& p : presets) {
+        const ParamCounts c = count_params(p.arch);
+        j.begin_object();
+        j.field("id", p.id).field("name", p.name).field("hf_repo", p.hf_repo);
+        j.field("params", c.total())
+            .field("active_params", c.active())
+            .field("published_params", p.published_params);
+        j.field("source", p.source);
+        j.end_object();
+    }
+    j.end_array().end_object();
+    return out;
+}
+
+std::string rules_json() {
+    std::string out;
+    json::Writer j(out);
+    j.begin_object().field("schema", kSchemaVersion).key("rules").begin_array();
+    for (const Rule& r : rule_registry()) {
+        j.begin_object()
+            .field("id", r.id)
+            .field("kind", to_string(r.kind))
+            .field("description", r.description);
+        j.key("thresholds").begin_array();
+        for (const Threshold& t : rule_data(r.id).thresholds)
+            j.begin_object()
+                .field("name", t.name)
+                .field("value", t.value)
+                .field("source", t.source)
+                .end_object();
+        j.end_array();
+        j.end_object();
+    }
+    j.end_array().end_object();
+    return out;
+}
+
+}  // namespace gpuadvise

@@ -1,0 +1,52 @@
+// The build-time generator links the core, whose accessors read the embedded
+// tables the generator is about to write; these stand in for them there.
+#include <stdexcept>
+
+#include "gpuadvise/embedded.hpp"
+
+namespace gpuadvise::embedded {
+namespace {
+[[noreturn]] void absent() {
+    throw std::logic_error("the embedded tables are not available in the generator");
+}
+}  // namespace
+std::string_view gpus_json() {
+    absent();
+}
+std::string_view models_json() {
+    absent();
+}
+std::string_view quants_json() {
+    absent();
+}
+std::string_view engines_json() {
+    absent();
+}
+std::string_view tasks_json() {
+    absent();
+}
+std::string_view rules_json() {
+    absent();
+}
+Catalog build_catalog() {
+    absent();
+}
+const Catalog& catalog() {
+    absent();
+}
+const std::vector<ModelPreset>& model_presets() {
+    absent();
+}
+std::span<const QuantFormat> quant_formats() {
+    absent();
+}
+std::span<const Engine> engines() {
+    absent();
+}
+std::span<const TaskPreset> tasks() {
+    absent();
+}
+std::span<const RuleData> rule_data() {
+    absent();
+}
+}  // namespace gpuadvise::embedded

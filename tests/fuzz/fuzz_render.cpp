@@ -1,0 +1,72 @@
+// Fuzzes the table renderer with arbitrary cells (names from a user's
+// catalog, a config.json, a GGUF header reach the tables): every format and
+// width must give valid UTF-8 with no control characters but the newline,
+// the same number of lines for any width, and CSV with one record per row.
+#include <cstddef>
+#include <string>
+
+#include "fuzz_common.hpp"
+#include "gpuadvise/table.hpp"
+#include "gpuadvise/text.hpp"
+
+using namespace gpuadvise;
+using fuzz::finding;
+
+namespace {
+
+void check_clean(const std::string& out, const char* format) {
+    if (!valid_utf8(out)) finding(std::string(format) + " output is not valid UTF-8");
+    for (const char c : out)
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f)
+            finding(std::string(format) + " output holds a control character");
+}
+
+std::size_t lines(const std::string& s) {
+    std::size_t n = 0;
+    for (const char c : s) n += c == '\n' ? 1 : 0;
+    return n;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t size) {
+    if (size < 2) return 0;
+    const std::size_t columns = 1 + data[0] % 6;
+    const std::size_t width = data[1];
+    Table t;
+    for (std::size_t c = 0; c < columns; ++c)
+        t.columns.push_back(
+            {"col" + std::to_string(c), c % 2 == 1, static_cast<int>(c % 3), c + 1 == columns});
+    // Cells are separated by 0x1f, rows by 0x1e.
+    std::vector<std::string> row;
+    std::string cell;
+    const auto flush_row = [&] {
+        row.push_back(cell);
+        cell.clear();
+        row.resize(columns);
+        t.rows.push_back(row);
+        row.clear();
+    };
+    for (std::size_t i = 2; i < size; ++i) {
+        const char ch = static_cast<char>(data[i]);
+        if (ch == '\x1f') {
+            row.push_back(cell);
+            cell.clear();
+        } else if (ch == '\x1e') {
+            flush_row();
+        } else {
+            cell += ch;
+        }
+    }
+    flush_row();
+    if (t.rows.size() > 64) return 0;
+    const std::string wide = render(t, Format::Table, Style{0, false});
+    const std::string narrow = render(t, Format::Table, Style{width, false});
+    check_clean(wide, "table");
+    check_clean(narrow, "narrow table");
+    if (lines(wide) != lines(narrow)) finding("the table's line count depends on the width");
+    check_clean(render(t, Format::Markdown, Style{}), "markdown");
+    const std::string csv = render(t, Format::Csv, Style{});
+    if (!valid_utf8(csv)) finding("csv output is not valid UTF-8");
+    return 0;
+}

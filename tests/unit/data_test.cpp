@@ -1,0 +1,117 @@
+// Every table generated into the binary equals a runtime parse of its data
+// file, and the data files keep their own invariants.
+#include <catch2/catch.hpp>
+
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/engines.hpp"
+#include "gpuadvise/quant.hpp"
+#include "gpuadvise/rules.hpp"
+#include "gpuadvise/task.hpp"
+
+using namespace gpuadvise;
+
+TEST_CASE("generated weight formats equal data/quants.json") {
+    const auto parsed = parse_quant_formats(embedded::quants_json(), "data/quants.json");
+    const auto built = embedded::quant_formats();
+    REQUIRE(parsed.rows.size() == built.size());
+    for (std::size_t i = 0; i < built.size(); ++i) {
+        const QuantFormat &a = parsed.rows[i], &b = built[i];
+        INFO(a.id);
+        CHECK(a.id == b.id);
+        CHECK(a.name == b.name);
+        CHECK(std::equal(a.aliases.begin(), a.aliases.end(), b.aliases.begin(), b.aliases.end()));
+        CHECK(a.family == b.family);
+        CHECK(a.value_bits == b.value_bits);
+        CHECK(a.group == b.group);
+        CHECK(a.group_overhead_bits == b.group_overhead_bits);
+        CHECK(a.double_quant_overhead_bits == b.double_quant_overhead_bits);
+        CHECK(a.quantizes_embeddings == b.quantizes_embeddings);
+        CHECK(a.trainable_base == b.trainable_base);
+        CHECK(a.parameter == b.parameter);
+        CHECK(a.parameter_min == b.parameter_min);
+        CHECK(a.parameter_max == b.parameter_max);
+        CHECK(a.tensor_path == b.tensor_path);
+        CHECK(a.dequant_time_factor == b.dequant_time_factor);
+        CHECK(a.source == b.source);
+    }
+}
+
+TEST_CASE("bits per weight follow each format's block layout") {
+    const auto bits = [](const char* q) {
+        return parse_quant(q, "--quant").bits_per_weight(false);
+    };
+    CHECK(bits("q8_0") > 8.5);  // Q8_0 blocks (8.5) plus the head
+    CHECK(bits("awq-int4") == Approx(4.15625));
+    CHECK(bits("nvfp4") == Approx(4.5));
+    CHECK(bits("mxfp4") == Approx(4.25));
+    CHECK(bits("exl2:4.65") == Approx(4.65));
+    CHECK(bits("mlx-4bit") == Approx(4.5));
+    CHECK(bits("iq2_xxs") < bits("q2_k"));
+    CHECK(bits("Q4_K_M") == Approx(4.899));
+    CHECK_THROWS_WITH(parse_quant("q9_k", "--quant"), Catch::Contains("--quant 'q9_k'"));
+    CHECK_THROWS_WITH(parse_quant("nf4:3", "--quant"), Catch::Contains("takes no parameter"));
+}
+
+TEST_CASE("generated engines equal data/engines.json") {
+    const auto parsed = parse_engines(embedded::engines_json(), "data/engines.json");
+    const auto built = embedded::engines();
+    REQUIRE(parsed.rows.size() == built.size());
+    for (std::size_t i = 0; i < built.size(); ++i) {
+        const Engine &a = parsed.rows[i], &b = built[i];
+        INFO(a.id);
+        CHECK(a.id == b.id);
+        CHECK(a.bandwidth_efficiency == b.bandwidth_efficiency);
+        CHECK(a.layer_overhead_s == b.layer_overhead_s);
+        CHECK(a.prefill_efficiency == b.prefill_efficiency);
+        CHECK(a.calibrated == b.calibrated);
+        CHECK(a.evidence == b.evidence);
+        CHECK(a.multi_gpu == b.multi_gpu);
+        CHECK(a.memory == b.memory);
+        CHECK(std::equal(a.formats.begin(), a.formats.end(), b.formats.begin(), b.formats.end()));
+        CHECK(std::equal(a.kv_dtypes.begin(), a.kv_dtypes.end(), b.kv_dtypes.begin(),
+                         b.kv_dtypes.end()));
+        REQUIRE(a.backends.size() == b.backends.size());
+        for (std::size_t k = 0; k < a.backends.size(); ++k) {
+            CHECK(a.backends[k].platform == b.backends[k].platform);
+            CHECK(a.backends[k].support == b.backends[k].support);
+            CHECK(a.backends[k].min_compute_capability == b.backends[k].min_compute_capability);
+            CHECK(std::equal(a.backends[k].gfx.begin(), a.backends[k].gfx.end(),
+                             b.backends[k].gfx.begin(), b.backends[k].gfx.end()));
+        }
+    }
+}
+
+TEST_CASE("generated tasks and rule data equal their files") {
+    const auto tasks = parse_tasks(embedded::tasks_json(), "data/tasks.json");
+    REQUIRE(tasks.rows.size() == embedded::tasks().size());
+    for (std::size_t i = 0; i < tasks.rows.size(); ++i) {
+        CHECK(tasks.rows[i].id == embedded::tasks()[i].id);
+        CHECK(tasks.rows[i].requirements.min_memory_bytes ==
+              embedded::tasks()[i].requirements.min_memory_bytes);
+        CHECK(tasks.rows[i].document_pick == embedded::tasks()[i].document_pick);
+        CHECK(tasks.rows[i].model == embedded::tasks()[i].model);
+    }
+    const auto rules = parse_rule_data(embedded::rules_json(), "data/rules.json");
+    REQUIRE(rules.rows.size() == embedded::rule_data().size());
+    for (std::size_t i = 0; i < rules.rows.size(); ++i) {
+        const RuleData &a = rules.rows[i], &b = embedded::rule_data()[i];
+        CHECK(a.id == b.id);
+        REQUIRE(a.thresholds.size() == b.thresholds.size());
+        for (std::size_t k = 0; k < a.thresholds.size(); ++k)
+            CHECK(a.thresholds[k].value == b.thresholds[k].value);
+    }
+}
+
+TEST_CASE("engines run only where their rows say") {
+    const Catalog& c = embedded::catalog();
+    const auto runs = [&](const char* engine, const char* gpu) {
+        return engine_fit(*find_engine(engine), resolve_gpu(c, gpu)).runs;
+    };
+    CHECK(runs("tensorrt-llm", "rtx-4090"));
+    CHECK_FALSE(runs("tensorrt-llm", "amd-rx-7900-xtx"));
+    CHECK_FALSE(runs("vllm", "apple-m2-ultra-76c-192gb"));
+    CHECK(runs("llama.cpp", "apple-m2-ultra-76c-192gb"));
+    CHECK(runs("mlx", "apple-m2-ultra-76c-192gb"));
+    CHECK_FALSE(runs("exllamav2", "intel-arc-a770-16gb"));
+    CHECK(runs("vllm", "nvidia-rtx-4090"));
+}

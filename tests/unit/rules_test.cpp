@@ -1,0 +1,249 @@
+// Every rule of the registry has a case where it fires and one where it stays
+// quiet; a rule added without both fails this test.
+#include "gpuadvise/rules.hpp"
+
+#include <catch2/catch.hpp>
+#include <functional>
+#include <map>
+
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/task.hpp"
+#include "support/request.hpp"
+
+using namespace gpuadvise;
+
+namespace {
+
+// A plain card: 24 GiB, CUDA, PCIe 4.0 x16, consumer, with bf16 and fp8 paths.
+Gpu card() {
+    Gpu g;
+    g.id = "test-card";
+    g.name = "Test Card";
+    g.memory_bytes = 24ULL << 30U;
+    g.memory_bandwidth_gbps = 1000;
+    g.arch_family = "ada";
+    g.tflops.bf16 = 100;
+    g.tflops.fp16 = 100;
+    g.tflops.fp8 = 200;
+    g.pcie_gen = 4;
+    g.pcie_lanes = 16;
+    g.tdp_watts = 300;
+    g.price = Price{1000, PriceKind::Msrp, "2025-01", "t"};
+    g.ecc = false;
+    g.av1_encode = true;
+    return g;
+}
+
+struct Case {
+    Workload workload;
+    Gpu gpu = card();
+    std::uint64_t usable = 24ULL << 30U;
+    const TaskRequirements* task = nullptr;
+    std::optional<double> budget = std::nullopt;
+    double price = 1000;
+};
+
+bool fires(const std::string& id, const Case& c) {
+    const MemoryEstimate m = estimate(c.workload);
+    const Performance p = estimate_performance(c.workload, m, c.gpu);
+    const PlanContext ctx{c.workload, c.gpu, m, p, c.usable, c.task, c.budget, c.price, true};
+    for (const auto& hit : evaluate_rules(ctx)) {
+        if (hit.id != id) continue;
+        CHECK_FALSE(hit.message.empty());
+        return true;
+    }
+    return false;
+}
+
+Workload w(test::Values v) {
+    return test::workload(v);
+}
+
+const TaskRequirements kBig{"big", 40'000'000'000ULL, 2000, true, true};
+
+struct Pair {
+    std::function<Case()> fires, quiet;
+};
+
+std::map<std::string, Pair> cases() {
+    std::map<std::string, Pair> m;
+    const auto small = [] { return w({{Field::Model, "1B"}}); };
+    m["memory-fit"] = {[] {
+                           return Case{w({{Field::Model, "70B"}})};
+                       },
+                       [&] { return Case{small()}; }};
+    m["precision-bf16"] = {[&] {
+                               Case c{small()};
+                               c.gpu.tflops.bf16.reset();
+                               c.gpu.arch_family = "turing";
+                               return c;
+                           },
+                           [&] { return Case{small()}; }};
+    m["precision-fp8"] = {[] {
+                              Case c{w({{Field::Model, "1B"}, {Field::Quant, "fp8"}})};
+                              c.gpu.tflops.fp8.reset();
+                              return c;
+                          },
+                          [] {
+                              return Case{w({{Field::Model, "1B"}, {Field::Quant, "fp8"}})};
+                          }};
+    m["interconnect-domain"] = {
+        [] {
+            return Case{w({{Field::Model, "1B"}, {Field::Gpus, "16"}, {Field::Parallel, "tp"}})};
+        },
+        [] {
+            return Case{w({{Field::Model, "1B"}, {Field::Gpus, "8"}, {Field::Parallel, "pp"}})};
+        }};
+    m["task-memory"] = {[&] {
+                            Case c{small()};
+                            c.task = &kBig;
+                            return c;
+                        },
+                        [&] { return Case{small()}; }};
+    m["task-bandwidth"] = m["task-memory"];
+    m["task-nvlink"] = m["task-memory"];
+    m["feature-av1"] = {[&] {
+                            Case c{small()};
+                            c.task = &kBig;
+                            c.gpu.av1_encode = false;
+                            return c;
+                        },
+                        [&] {
+                            Case c{small()};
+                            c.task = &kBig;
+                            return c;
+                        }};
+    m["budget"] = {[&] {
+                       Case c{small()};
+                       c.budget = 500;
+                       return c;
+                   },
+                   [&] {
+                       Case c{small()};
+                       c.budget = 5000;
+                       return c;
+                   }};
+    m["pcie-allreduce"] = {
+        [] {
+            return Case{w({{Field::Model, "13B"}, {Field::Method, "full"}, {Field::Gpus, "4"}})};
+        },
+        [] {
+            return Case{w({{Field::Model, "7B"}, {Field::Method, "full"}, {Field::Gpus, "4"}})};
+        }};
+    m["pcie-x8"] = {[] {
+                        Case c{w({{Field::Model, "1B"}, {Field::Method, "qlora"}})};
+                        c.gpu.pcie_lanes = 8;
+                        return c;
+                    },
+                    [] {
+                        return Case{w({{Field::Model, "1B"}, {Field::Method, "qlora"}})};
+                    }};
+    m["host-lanes"] = {
+        [] {
+            return Case{w({{Field::Model, "1B"}, {Field::Gpus, "4"}, {Field::Parallel, "pp"}})};
+        },
+        [] {
+            return Case{w({{Field::Model, "1B"}, {Field::Gpus, "2"}, {Field::Parallel, "pp"}})};
+        }};
+    m["thin-headroom"] = {[&] {
+                              Case c{small()};
+                              c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
+                              return c;
+                          },
+                          [&] { return Case{small()}; }};
+    m["stack-maturity"] = {[&] {
+                               Case c{small()};
+                               c.gpu.platform = SoftwarePlatform::Rocm;
+                               return c;
+                           },
+                           [&] { return Case{small()}; }};
+    m["no-ecc-serving"] = {[&] { return Case{small()}; },
+                           [&] {
+                               Case c{small()};
+                               c.gpu.ecc = true;
+                               return c;
+                           }};
+    m["bnb-backend"] = {[] {
+                            Case c{w({{Field::Model, "1B"}, {Field::Method, "qlora"}})};
+                            c.gpu.platform = SoftwarePlatform::Rocm;
+                            return c;
+                        },
+                        [] {
+                            return Case{w({{Field::Model, "1B"}, {Field::Method, "qlora"}})};
+                        }};
+    m["unified-memory"] = {[&] {
+                               Case c{small()};
+                               c.gpu.vendor = Vendor::Apple;
+                               c.gpu.form = FormFactor::Soc;
+                               return c;
+                           },
+                           [&] { return Case{small()}; }};
+    m["no-price"] = {[&] {
+                         Case c{small()};
+                         c.gpu.price.reset();
+                         return c;
+                     },
+                     [&] { return Case{small()}; }};
+    m["alloc-conf"] = m["thin-headroom"];
+    m["prefer-bf16"] = {
+        [] {
+            return Case{
+                w({{Field::Model, "1B"}, {Field::Method, "lora"}, {Field::Precision, "fp16"}})};
+        },
+        [] {
+            return Case{
+                w({{Field::Model, "1B"}, {Field::Method, "lora"}, {Field::Precision, "bf16"}})};
+        }};
+    m["pinned-memory"] = {[] {
+                              Case c{w({{Field::Model, "1B"}, {Field::Method, "lora"}})};
+                              c.gpu.memory_bandwidth_gbps = 300;
+                              return c;
+                          },
+                          [] {
+                              return Case{w({{Field::Model, "1B"}, {Field::Method, "lora"}})};
+                          }};
+    const auto platform = [&](SoftwarePlatform p) {
+        return Pair{[=] {
+                        Case c{small()};
+                        c.gpu.platform = p;
+                        return c;
+                    },
+                    [&] { return Case{small()}; }};
+    };
+    m["ecosystem-rocm"] = platform(SoftwarePlatform::Rocm);
+    m["ecosystem-oneapi"] = platform(SoftwarePlatform::Oneapi);
+    m["ecosystem-metal"] = platform(SoftwarePlatform::Metal);
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("every rule fires on its case and stays quiet on its neighbour") {
+    const auto all = cases();
+    for (const Rule& r : rule_registry()) {
+        const std::string id(r.id);
+        INFO(id);
+        const auto it = all.find(id);
+        REQUIRE(it != all.end());  // a new rule needs a case here
+        CHECK(fires(id, it->second.fires()));
+        CHECK_FALSE(fires(id, it->second.quiet()));
+    }
+    CHECK(all.size() == rule_registry().size());
+}
+
+TEST_CASE("rules only decide while ranking, and messages are formatted when described") {
+    const Workload wl = w({{Field::Model, "70B"}});
+    const MemoryEstimate m = estimate(wl);
+    const Performance p = estimate_performance(wl, m, card());
+    const Gpu g = card();
+    const PlanContext quiet{wl, g, m, p, 24ULL << 30U, nullptr, std::nullopt, 1000, false};
+    const auto hits = evaluate_rules(quiet);
+    REQUIRE_FALSE(hits.empty());
+    for (const auto& h : hits) CHECK(h.message.empty());
+}
+
+TEST_CASE("score rules carry their factor from data/rules.json") {
+    for (const Rule& r : rule_registry())
+        if (r.kind == RuleKind::Score) CHECK(rule_data(r.id).get("score_factor") < 1.0);
+    CHECK(rule_data("thin-headroom").get("min_headroom_share") == Approx(0.1));
+}
