@@ -209,32 +209,10 @@ class Parser {
 
     // Checks one UTF-8 sequence at pos_ and moves past it.
     void utf8() {
-        const std::size_t from = pos_;
-        const auto b0 = static_cast<unsigned char>(text_[pos_]);
-        std::size_t len = 0;
         std::uint32_t cp = 0;
-        if (b0 >= 0xC2 && b0 <= 0xDF) {
-            len = 2;
-            cp = b0 & 0x1FU;
-        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-            len = 3;
-            cp = b0 & 0x0FU;
-        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-            len = 4;
-            cp = b0 & 0x07U;
-        } else {
-            fail("text that is not valid UTF-8");
-        }
-        if (from + len > text_.size()) fail("text that is not valid UTF-8");
-        for (std::size_t k = 1; k < len; ++k) {
-            const auto b = static_cast<unsigned char>(text_[from + k]);
-            if ((b & 0xC0U) != 0x80U) fail("text that is not valid UTF-8");
-            cp = (cp << 6U) | (b & 0x3FU);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-            (cp >= 0xD800 && cp <= 0xDFFF))
-            fail("text that is not valid UTF-8");
-        pos_ = from + len;
+        const std::size_t n = utf8_sequence(text_, pos_, &cp);
+        if (n == 0) fail("text that is not valid UTF-8");
+        pos_ += n;
     }
 
     std::uint32_t hex4() {

@@ -9,9 +9,12 @@ bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-// Decodes one UTF-8 sequence at s[i]; returns its length, or 0 when the bytes
-// there are not a well-formed sequence (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF).
+bool is_control(std::uint32_t cp) {
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F);
+}
+
+}  // namespace
+
 std::size_t utf8_sequence(std::string_view s, std::size_t i, std::uint32_t* code_point) {
     const auto b0 = static_cast<unsigned char>(s[i]);
     if (b0 < 0x80) {
@@ -44,12 +47,6 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i, std::uint32_t* code
     *code_point = cp;
     return len;
 }
-
-bool is_control(std::uint32_t cp) {
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F);
-}
-
-}  // namespace
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);

@@ -5,6 +5,7 @@
 // `quote`, for values echoed in errors), so a hostile file name, catalog entry
 // or vendor tool cannot break the output contract.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,11 @@ std::string_view trim(std::string_view s);
 std::string lower(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 bool ends_with(std::string_view s, std::string_view suffix);
+
+// Decodes one UTF-8 sequence at s[i] (i < s.size()); returns its length, or 0
+// when the bytes there are not a well-formed sequence (RFC 3629: no overlong
+// forms, no surrogates, nothing above U+10FFFF).
+std::size_t utf8_sequence(std::string_view s, std::size_t i, std::uint32_t* code_point);
 
 // True when `s` is well-formed UTF-8 (no overlong forms, no surrogates, at
 // most U+10FFFF).

@@ -62,6 +62,18 @@ int open_regular(const std::string& path, std::string_view what, struct stat* st
     return fd;
 }
 
+// One read(2) into [buffer, buffer + size), retried on EINTR; 0 at the end.
+std::size_t read_some(int fd, char* buffer, std::size_t size, const std::string& path,
+                      std::string_view what) {
+    while (true) {
+        const ssize_t n = ::read(fd, buffer, size);
+        if (n >= 0) return static_cast<std::size_t>(n);
+        if (errno != EINTR)
+            throw InputError(
+                fmt::format("{} {} cannot be read: {}", what, quote(path), std::strerror(errno)));
+    }
+}
+
 // Reads at most `max` bytes; throws when there is more.
 std::string read_fd(int fd, const std::string& path, std::string_view what, std::uint64_t max,
                     std::uint64_t hint) {
@@ -73,14 +85,9 @@ std::string read_fd(int fd, const std::string& path, std::string_view what, std:
             if (used > max) break;
             out.resize(std::min<std::size_t>(out.size() * 2, static_cast<std::size_t>(max) + 1));
         }
-        const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            throw InputError(
-                fmt::format("{} {} cannot be read: {}", what, quote(path), std::strerror(errno)));
-        }
+        const std::size_t n = read_some(fd, out.data() + used, out.size() - used, path, what);
         if (n == 0) break;
-        used += static_cast<std::size_t>(n);
+        used += n;
         if (used > max) break;
     }
     if (used > max)
@@ -139,14 +146,10 @@ std::string read_file_prefix(const std::string& path, std::string_view what, std
     std::string bytes(static_cast<std::size_t>(std::min<std::uint64_t>(limit, *file_size)), '\0');
     std::size_t used = 0;
     while (used < bytes.size()) {
-        const ssize_t n = ::read(fd.fd, bytes.data() + used, bytes.size() - used);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            throw InputError(
-                fmt::format("{} {} cannot be read: {}", what, quote(path), std::strerror(errno)));
-        }
+        const std::size_t n =
+            read_some(fd.fd, bytes.data() + used, bytes.size() - used, path, what);
         if (n == 0) break;
-        used += static_cast<std::size_t>(n);
+        used += n;
     }
     bytes.resize(used);
     return bytes;
