@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "gpuadvise/error.hpp"
 
@@ -30,6 +32,10 @@ constexpr std::size_t kMaxStderrBytes = 64U << 10U;
 constexpr std::size_t kMaxSysfsCards = 64;
 constexpr int kMaxXpuDetails = 16;
 constexpr double kReapGraceSeconds = 1.0;
+// After the tool exits, what it wrote is read until its pipes stay quiet this
+// long: a background child it left holding stdout must not cost the answer.
+constexpr int kQuietAfterExitMs = 50;
+constexpr double kDrainAfterExitSeconds = 0.5;  // at most this long, even if it keeps writing
 
 double seconds_until(Clock::time_point t) {
     return std::chrono::duration<double>(t - Clock::now()).count();
@@ -55,6 +61,64 @@ bool exited_by(pid_t pid, Clock::time_point deadline) {
         if (r < 0 && errno != EINTR) return true;  // not our child any more: nothing to wait for
         if (seconds_until(deadline) <= 0) return false;
         usleep(5000);
+    }
+}
+
+// Whether pid has exited (not reaped), without waiting.
+bool has_exited(pid_t pid) {
+    siginfo_t info{};
+    const int r = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    return (r == 0 && info.si_pid == pid) || (r < 0 && errno != EINTR);
+}
+
+// The processes below `root` (pid -> parent from /proc), deepest last.
+std::vector<pid_t> descendants(pid_t root) {
+    std::vector<std::pair<pid_t, pid_t>> links;  // (pid, parent)
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.empty() ||
+            !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            continue;
+        std::ifstream in(it->path() / "stat");
+        std::string stat;
+        std::getline(in, stat);
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(stat.substr(close + 1));
+        char state = 0;
+        long parent = 0;
+        if (!(rest >> state >> parent)) continue;
+        links.emplace_back(static_cast<pid_t>(std::stol(name)), static_cast<pid_t>(parent));
+    }
+    std::vector<pid_t> out{root};
+    for (std::size_t i = 0; i < out.size(); ++i)
+        for (const auto& [child, parent] : links)
+            if (parent == out[i] && std::find(out.begin(), out.end(), child) == out.end())
+                out.push_back(child);
+    out.erase(out.begin());
+    return out;
+}
+
+// Kills the tool's process group, then every process still below it or below
+// us: a tool that detached (setsid, a double fork) left its group but, with
+// gpuadvise as the child subreaper, not our tree. The tool itself (`leader`)
+// stays unreaped for its exit status; the others are reaped here.
+void kill_everything_below(pid_t leader) {
+    kill(-leader, SIGKILL);
+    for (int round = 0; round < 8; ++round) {
+        bool any = false;
+        for (const pid_t p : descendants(getpid())) {
+            if (p == leader) continue;
+            any = kill(p, SIGKILL) == 0 || any;
+        }
+        // Reap what has become ours, but never the leader.
+        for (const pid_t p : descendants(getpid()))
+            if (p != leader) waitpid(p, nullptr, WNOHANG);
+        if (!any) break;
+        usleep(2000);
     }
 }
 
@@ -145,6 +209,9 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
         return run;
     }
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    // Orphans of the tool become our children, not init's, so that a tool
+    // that detaches cannot leave a process running (Linux 3.4+).
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     const Clock::time_point deadline = after(std::max(0.0, timeout_s));
     const pid_t pid = fork();
     if (pid == 0) {
@@ -171,14 +238,24 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
     pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
     char buffer[16384];
     bool stop = false;
+    bool leader_done = false;
+    Clock::time_point drain_end{};
     while (!stop && (fds[0].fd >= 0 || fds[1].fd >= 0)) {
         const double left = seconds_until(deadline);
         if (left <= 0) {
             run.timed_out = true;
             break;
         }
-        const int ready = poll(fds, 2, static_cast<int>(std::min(100.0, std::ceil(left * 1000))));
+        if (!leader_done && has_exited(pid)) {
+            leader_done = true;
+            drain_end = after(kDrainAfterExitSeconds);
+        }
+        if (leader_done && seconds_until(drain_end) <= 0) break;
+        const int wait_ms = leader_done ? kQuietAfterExitMs
+                                        : static_cast<int>(std::min(100.0, std::ceil(left * 1000)));
+        const int ready = poll(fds, 2, wait_ms);
         if (ready < 0 && errno != EINTR) break;
+        if (ready == 0 && leader_done) break;  // it exited and its pipes went quiet
         if (ready <= 0) continue;
         for (int i = 0; i < 2 && !stop; ++i) {
             pollfd& f = fds[i];
@@ -205,10 +282,10 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
 
     const bool exited = !run.timed_out && !run.too_large && exited_by(pid, deadline);
     if (!exited && !run.too_large) run.timed_out = true;
-    // The whole group: what it left behind, or everything at the deadline.
-    // Its leader is not reaped yet, so the group id cannot belong to anyone else.
-    kill(-pid, SIGKILL);
+    // Everything it left behind, or everything at the deadline. Its leader is
+    // not reaped yet, so the group id cannot belong to anyone else.
     if (!exited) kill(pid, SIGKILL);
+    kill_everything_below(pid);
     // A process stuck in the kernel (a driver hang) cannot die until it leaves
     // it; give up on reaping rather than hang with it.
     int status = 0;

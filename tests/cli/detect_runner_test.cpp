@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <thread>
@@ -147,6 +148,60 @@ TEST_CASE("detect: a tool that closes its output and hangs is stopped too") {
     CHECK(detect_local_gpus(embedded::catalog(), &diagnostics, options_for(dir, 1.0)).empty());
     CHECK(seconds_since(start) < 4);
     CHECK_THAT(diagnostics, Catch::Contains("amd-smi: no answer within 1 s"));
+}
+
+namespace {
+
+// Whether a process whose command line holds `marker` is still running.
+bool running_with(const std::string& marker) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        std::ifstream in(it->path() / "cmdline", std::ios::binary);
+        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (char& c : cmdline)
+            if (c == '\0') c = ' ';
+        std::ifstream stat(it->path() / "stat");
+        std::string st;
+        std::getline(stat, st);
+        const bool zombie = st.find(") Z ") != std::string::npos;
+        if (!zombie && cmdline.find(marker) != std::string::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("detect: a tool that answers and leaves a child holding its output keeps its answer") {
+    TempDir dir;
+    // The child inherits stdout and outlives the tool: EOF never comes.
+    write_tool(dir, "nvidia-smi",
+               "echo 'NVIDIA GeForce RTX 4090, 24564 MiB, 4, 16'\n"
+               "sleep 61.5 &\n"
+               "exit 0\n");
+    std::string diagnostics;
+    const auto start = std::chrono::steady_clock::now();
+    const auto gpus = detect_local_gpus(embedded::catalog(), &diagnostics, options_for(dir, 5.0));
+    CHECK(seconds_since(start) < 3);
+    REQUIRE(gpus.size() == 1);
+    CHECK(gpus[0].catalog_id == "nvidia-rtx-4090");
+    CHECK_FALSE(running_with("sleep 61.5"));  // and the child is gone
+}
+
+TEST_CASE("detect: a tool whose child detaches into its own session is still stopped") {
+    TempDir dir;
+    // setsid leaves the tool's process group: killing the group misses it.
+    write_tool(dir, "amd-smi", "setsid sleep 62.5 &\nsleep 1000\n");
+    std::string diagnostics;
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(detect_local_gpus(embedded::catalog(), &diagnostics, options_for(dir, 1.0)).empty());
+    CHECK(seconds_since(start) < 4);
+    CHECK_THAT(diagnostics, Catch::Contains("amd-smi: no answer within 1 s"));
+    CHECK_FALSE(running_with("sleep 62.5"));
+    // The same when the tool answers at once and exits.
+    write_tool(dir, "amd-smi", "setsid sleep 63.5 >/dev/null 2>&1 &\necho '[]'\nexit 0\n");
+    (void)detect_local_gpus(embedded::catalog(), &diagnostics, options_for(dir, 5.0));
+    CHECK_FALSE(running_with("sleep 63.5"));
 }
 
 TEST_CASE("detect: a tool that prints without end is cut at the output limit") {

@@ -36,17 +36,32 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     Request request;
     request.set(Field::HfConfig, "config.json", "--hf-config");
     request.set(Field::Method, kMethods[size % kMethods.size()], "--method");
+    // Batch and sequence from the input's last byte, extremes included, so the
+    // sums reach the 1 EiB bound and the tokens-in-flight limit.
+    static constexpr std::array<const char*, 4> kBatches{"1", "4", "4096", "1000000"};
+    static constexpr std::array<const char*, 4> kSeqs{"512", "8192", "1000000", "100000000"};
+    const unsigned last = size > 0 ? data[size - 1] : 0U;
+    request.set(Field::Batch, kBatches[last % 4U], "--batch");
+    request.set(Field::Seq, kSeqs[(last / 4U) % 4U], "--seq");
     ModelInputs inputs;
     inputs.hf_config_text = std::string(text);
     static const std::vector<ModelPreset> no_presets;
     accepts([&] {
         const Workload w = resolve_workload(request, inputs, no_presets);
         const MemoryEstimate m = estimate(w);
-        std::uint64_t sum = 0;
-        for (const std::uint64_t bytes : m.bytes) sum += bytes;
-        if (sum != m.per_gpu_bytes)
-            finding("memory components add up to " + std::to_string(sum) + ", per_gpu_bytes is " +
-                    std::to_string(m.per_gpu_bytes));
+        // Independent arithmetic: a long double holds every uint64_t exactly,
+        // so a sum that wrapped in the estimator cannot also wrap here.
+        long double sum = 0;
+        for (const std::uint64_t bytes : m.bytes) sum += static_cast<long double>(bytes);
+        if (sum != static_cast<long double>(m.per_gpu_bytes))
+            finding("memory components add up to " + std::to_string(static_cast<double>(sum)) +
+                    ", per_gpu_bytes is " + std::to_string(m.per_gpu_bytes));
+        if (static_cast<double>(m.per_gpu_bytes) > kMaxEstimateBytes)
+            finding("an estimate above the 1 EiB bound was returned instead of rejected");
+        if (m.allocated_bytes > m.per_gpu_bytes) finding("allocated_bytes exceeds per_gpu_bytes");
+        if (static_cast<long double>(m.total_bytes) <
+            static_cast<long double>(m.per_gpu_bytes) * static_cast<long double>(w.gpus) * 0.999L)
+            finding("total_bytes is less than per_gpu_bytes times the GPUs");
     });
     return 0;
 }
