@@ -130,6 +130,7 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
             ic.fail("topology", "must be \"none\" when the type is \"none\"");
     }
     g.form = r.has("form") ? enum_field(r, "form", kFormFactors) : FormFactor::Card;
+    g.cooling = r.has("cooling") ? enum_field(r, "cooling", kCoolings) : Cooling::Active;
     g.form_factor = r.str_or("form_factor", "");
     if (r.has("software")) {
         json::Path p;

@@ -23,6 +23,13 @@ bool Engine::loads(QuantFamily f) const {
     return std::find(formats.begin(), formats.end(), f) != formats.end();
 }
 
+bool Engine::loads(QuantFamily f, SoftwarePlatform p) const {
+    if (!loads(f)) return false;
+    const EngineBackend* b = backend(p);
+    return b == nullptr || b->formats.empty() ||
+           std::find(b->formats.begin(), b->formats.end(), f) != b->formats.end();
+}
+
 std::span<const Engine> engines() {
     return embedded::engines();
 }
@@ -35,13 +42,15 @@ const Engine* find_engine(std::string_view id) {
 
 std::vector<std::string> engine_choices() {
     std::vector<std::string> out;
-    for (const Engine& e : engines()) out.emplace_back(e.id);
+    for (const Engine& e : engines())
+        if (!e.library) out.emplace_back(e.id);
     return out;
 }
 
 const Engine& parse_engine(std::string_view text, std::string_view what) {
     const std::string key = normalize_name(text);
     for (const Engine& e : engines()) {
+        if (e.library) continue;
         if (normalize_name(e.id) == key || normalize_name(e.name) == key) return e;
         for (const auto a : e.aliases)
             if (normalize_name(a) == key) return e;
@@ -66,12 +75,21 @@ EngineFit engine_fit(const Engine& e, const Gpu& gpu) {
         std::find(b->gfx.begin(), b->gfx.end(), *gpu.gfx_target) == b->gfx.end())
         return {false, fmt::format("{}'s ROCm build does not list {} ({})", e.name, *gpu.gfx_target,
                                    gpu.name)};
-    if (b->support == Support::Partial || b->support == Support::Preview)
+    if (b->support == Support::Partial || b->support == Support::Preview) {
         return {true,
                 fmt::format("{} on {}: {}", e.name, to_string(gpu.platform),
                             b->note.empty() ? std::string(kSupport.name(b->support)) + " support"
                                             : std::string(b->note))};
+    }
     return {true, {}};
+}
+
+EngineFit engine_fit(const Engine& e, const Gpu& gpu, QuantFamily f) {
+    EngineFit fit = engine_fit(e, gpu);
+    if (fit.runs && !e.loads(f, gpu.platform))
+        return {false, fmt::format("{} on {} does not load {} weights", e.name,
+                                   to_string(gpu.platform), kQuantFamilies.name(f))};
+    return fit;
 }
 
 namespace {
@@ -103,16 +121,22 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
         e.id = r.str("id");
         e.name = r.str("name");
         e.aliases = storage->keep(r.strings("aliases"));
-        e.inference = r.opt_bool("inference").value_or(true);
-        e.bandwidth_efficiency = r.number("bandwidth_efficiency", 0.01, 1);
-        e.layer_overhead_s = r.number("layer_overhead_s", 0, 1);
-        e.prefill_efficiency = r.number("prefill_efficiency", 0.01, 1);
+        e.library = r.opt_bool("library").value_or(false);
+        e.inference = !e.library && r.opt_bool("inference").value_or(true);
+        // A library has no speed profile of its own.
+        e.bandwidth_efficiency = e.library ? 0.0 : r.number("bandwidth_efficiency", 0.01, 1);
+        e.layer_overhead_s = e.library ? 0.0 : r.number("layer_overhead_s", 0, 1);
+        e.prefill_efficiency = e.library ? 0.0 : r.number("prefill_efficiency", 0.01, 1);
         e.calibrated = r.opt_bool("calibrated").value_or(false);
-        e.evidence = r.str("evidence");
-        e.multi_gpu = kMultiGpu.parse(r.str("multi_gpu"),
-                                      fmt::format("{}: {}/multi_gpu", source, path.str()));
-        e.memory = kMemoryPolicies.parse(r.str("memory"),
-                                         fmt::format("{}: {}/memory", source, path.str()));
+        e.evidence = e.library ? r.str_or("evidence", "") : r.str("evidence");
+        e.multi_gpu = e.library
+                          ? MultiGpu::Tensor
+                          : kMultiGpu.parse(r.str("multi_gpu"),
+                                            fmt::format("{}: {}/multi_gpu", source, path.str()));
+        e.memory = e.library
+                       ? MemoryPolicy::Allocator
+                       : kMemoryPolicies.parse(r.str("memory"),
+                                               fmt::format("{}: {}/memory", source, path.str()));
         std::vector<QuantFamily> formats;
         for (const auto f : r.strings("formats"))
             formats.push_back(
@@ -138,6 +162,16 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
                     br.opt_number("min_compute_capability", 0, 20).value_or(0);
                 eb.gfx = storage->keep(br.strings("gfx"));
                 eb.note = br.str_or("note", "");
+                std::vector<QuantFamily> bf;
+                for (const auto f : br.strings("formats")) {
+                    const QuantFamily fam =
+                        kQuantFamilies.parse(f, fmt::format("{}: {}/formats", source, ip.str()));
+                    if (std::find(e.formats.begin(), e.formats.end(), fam) == e.formats.end())
+                        br.fail("formats", "lists a family the engine itself does not load");
+                    bf.push_back(fam);
+                }
+                storage->formats.push_back(std::move(bf));
+                eb.formats = storage->formats.back();
                 eb.source = br.str("source");
                 br.finish();
                 backends.push_back(eb);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "gpuadvise/catalog.hpp"
@@ -29,6 +30,15 @@ std::vector<std::string> supports_choices() {
 }
 std::vector<std::string> sort_choices() {
     return {"id", "memory", "bandwidth", "bf16", "price", "tdp"};
+}
+
+// The markets of the catalog's region-restricted cards.
+std::vector<std::string> region_choices() {
+    std::vector<std::string> out;
+    for (const Gpu& g : embedded::catalog().gpus)
+        if (g.region && std::find(out.begin(), out.end(), *g.region) == out.end())
+            out.emplace_back(*g.region);
+    return out;
 }
 
 std::vector<std::string> gpu_choices() {
@@ -149,6 +159,13 @@ const std::vector<FieldSpec>& table() {
         {Field::CloudPrice, "--cloud-price-per-gpu-hour", "", "cloud_price_per_gpu_hour",
          FieldKind::Value, kJobGroup, "USD", "Rent instead of buy: USD per GPU-hour", "",
          Applies::Model, true},
+        {Field::Platform, "--platform", "", "platform", FieldKind::Value, kJobGroup, "PLATFORM",
+         "The host every plan goes into (data/platforms.json); a plan it cannot hold does not fit",
+         "the smallest that holds the plan's cards", Applies::Always, true, false,
+         platform_choices},
+        {Field::HaveHost, "--have-host", "", "have_host", FieldKind::Switch, kJobGroup, "",
+         "You own the host already: only the GPUs count in price, value and cost", "off",
+         Applies::Always, true},
         // --- the host ---------------------------------------------------------------
         {Field::Os, "--os", "", "os", FieldKind::Value, kHostGroup, "OS",
          "Operating system: Windows reserves ~1.5 GiB for the display", "linux", Applies::Always,
@@ -168,6 +185,10 @@ const std::vector<FieldSpec>& table() {
          "Only this vendor's cards", "", Applies::Always, false, false, choices_of<kVendors>},
         {Field::Segment, "--segment", "", "segment", FieldKind::Value, kRankGroup, "SEGMENT",
          "Only this market segment", "", Applies::Always, false, false, choices_of<kSegments>},
+        {Field::Region, "--region", "", "region", FieldKind::Value, kRankGroup, "REGION",
+         "Also rank the cards sold only in this market (cn: H20 and the other China SKUs)",
+         "none: region-restricted cards are left out", Applies::Always, true, false,
+         region_choices},
         {Field::Explain, "--explain", "", "explain", FieldKind::Switch, kRankGroup, "",
          "Print every rule that fired for each shown plan", "off", Applies::Always},
         // --- listing the catalog ----------------------------------------------------------

@@ -73,11 +73,16 @@ std::optional<double> compute_tflops(const Gpu& gpu, const Workload& w) {
     return std::nullopt;
 }
 
-PlanLinks plan_links(const Gpu& gpu, std::int64_t count) {
+PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform) {
     PlanLinks l;
-    const double pcie = gpu.pcie_gbps().value_or(16.0);
+    double pcie = gpu.pcie_gbps().value_or(16.0);
+    if (platform && platform->lanes_per_gpu && gpu.pcie_lanes &&
+        *platform->lanes_per_gpu < *gpu.pcie_lanes)
+        pcie *=
+            static_cast<double>(*platform->lanes_per_gpu) / static_cast<double>(*gpu.pcie_lanes);
     l.gbps = gpu.pcie_p2p.value_or(true) ? pcie : pcie * kHostBounceShare;
     l.latency_s = kPcieLatency;
+    l.one_shot = gpu.pcie_p2p.value_or(true);
     const auto fast = gpu.link_gbps_per_direction();
     // A bridge joins `max_gpus` cards (pairs for an RTX 3090); a plan beyond
     // one bridge group crosses PCIe, and collectives run at the slowest hop.
@@ -85,12 +90,14 @@ PlanLinks plan_links(const Gpu& gpu, std::int64_t count) {
     if (fast && within) {
         l.gbps = *fast;
         l.latency_s = kLinkLatency;
+        l.one_shot = true;
     }
     return l;
 }
 
 Performance estimate_performance(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
-                                 const JobOptions& job, std::optional<double> price_usd) {
+                                 const JobOptions& job, std::optional<double> price_usd,
+                                 const HostPlatform* host, std::uint64_t usable_bytes) {
     Performance perf;
     if (w.is_fixed()) return perf;  // no model to time
     const auto tflops = compute_tflops(gpu, w);
@@ -102,7 +109,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
     const double layers = static_cast<double>(a.total_layers());
     const double h = static_cast<double>(a.hidden);
     const double platform = platform_efficiency(gpu);
-    const PlanLinks links = plan_links(gpu, w.gpus);
+    const PlanLinks links = plan_links(gpu, w.gpus, host);
     double tokens_per_hour = 0;  // for serving cost
 
     if (!w.trains() && w.engine) {
@@ -124,11 +131,13 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         const double stages = w.parallel == Parallel::Pp ? n : 1.0;
         const double layer_cost = layers * e.layer_overhead_s;
         // Tensor parallel: two all-reduces of the layer's activations per layer
-        // and step, each paying a launch latency plus the bytes over the link.
+        // and step, each paying its steps' latency plus the bytes over the link
+        // (the alpha-beta model of a collective).
         double comm = 0;
         if (w.parallel == Parallel::Tp && w.gpus > 1) {
             const double bytes = 2.0 * (n - 1.0) / n * b * h * 2.0;
-            comm = 2.0 * layers * (links.latency_s + bytes / (links.gbps * 1e9));
+            const double steps = links.one_shot ? 1.0 : 2.0 * (n - 1.0);
+            comm = 2.0 * layers * (steps * links.latency_s + bytes / (links.gbps * 1e9));
         } else if (w.parallel == Parallel::Pp && w.gpus > 1) {
             // One activation hand-off per stage boundary.
             comm = (n - 1.0) * (links.latency_s + b * h * 2.0 / (links.gbps * 1e9));
@@ -176,7 +185,18 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
             // (Narayanan et al. 2021, §2.2).
             if (w.parallel == Parallel::Pp) compute_seconds *= 1.0 + (n - 1.0) / 8.0;
         }
-        perf.step_seconds = compute_seconds + comm_seconds;
+        // Paged optimizer state (bitsandbytes paged AdamW) lives in unified
+        // memory: what does not fit beside the rest is paged out and back in
+        // over PCIe every optimizer step.
+        if (usable_bytes > 0 && memory.paged_optimizer_bytes > 0) {
+            const double spare = usable_bytes > memory.per_gpu_bytes
+                                     ? static_cast<double>(usable_bytes - memory.per_gpu_bytes)
+                                     : 0.0;
+            const double spill = static_cast<double>(memory.paged_optimizer_bytes) - spare;
+            const double pcie = gpu.pcie_gbps().value_or(16.0) * 1e9;
+            if (spill > 0) perf.paging_seconds = 2.0 * spill / pcie;
+        }
+        perf.step_seconds = compute_seconds + comm_seconds + perf.paging_seconds;
         perf.train_tokens_per_s = tokens * n / *perf.step_seconds;
         perf.bound = Bound::Compute;
     }

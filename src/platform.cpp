@@ -1,5 +1,14 @@
 #include "gpuadvise/platform.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
@@ -13,6 +22,105 @@ std::uint64_t usable_memory(const Gpu& gpu, Os os) {
     if (gpu.is_apple()) bytes = bytes / 4 * 3;
     const std::uint64_t reserved = os_reserved_bytes(os);
     return bytes > reserved ? bytes - reserved : 0;
+}
+
+bool HostPlatform::holds(const Gpu& gpu, std::int64_t count) const {
+    if (count > max_gpus) return false;
+    if (!gpus.empty()) return std::find(gpus.begin(), gpus.end(), gpu.id) != gpus.end();
+    if (std::find(forms.begin(), forms.end(), gpu.form) == forms.end()) return false;
+    if (!vendors.empty() && std::find(vendors.begin(), vendors.end(), gpu.vendor) == vendors.end())
+        return false;
+    return gpu.cooling != Cooling::Passive || passive_cooling;
+}
+
+std::span<const HostPlatform> host_platforms() {
+    return embedded::platforms();
+}
+
+const HostPlatform* choose_platform(const Gpu& gpu, std::int64_t count) {
+    const auto all = host_platforms();
+    // A platform made for the card (a superchip's node) comes first.
+    for (const HostPlatform& p : all)
+        if (!p.gpus.empty() && p.holds(gpu, count)) return &p;
+    for (const HostPlatform& p : all)
+        if (p.gpus.empty() && p.holds(gpu, count)) return &p;
+    return nullptr;
+}
+
+std::vector<std::string> platform_choices() {
+    std::vector<std::string> out;
+    for (const HostPlatform& p : host_platforms()) out.emplace_back(p.id);
+    return out;
+}
+
+const HostPlatform& parse_platform(std::string_view text, std::string_view what) {
+    const std::string id = parse_choice(text, what, platform_choices());
+    for (const HostPlatform& p : host_platforms())
+        if (p.id == id) return p;
+    throw InputError(fmt::format("{} {}: no such platform", what, quote(text)));
+}
+
+namespace {
+
+struct PlatformStorage : json::Storage {
+    std::deque<std::vector<FormFactor>> forms;
+    std::deque<std::vector<Vendor>> vendors;
+};
+
+}  // namespace
+
+Parsed<HostPlatform> parse_platforms(std::string_view text, std::string_view source) {
+    auto storage = std::make_shared<PlatformStorage>();
+    storage->text = std::string(text);
+    json::Document doc = json::Document::parse(storage->text, source, "a JSON list of platforms");
+    json::ObjectReader root(doc.root(), source);
+    root.opt_integer("schema", 1, 1);
+    root.str_or("about", "");
+    const json::Value list = root.required("platforms");
+    if (!list.is_array()) root.fail("platforms", "must be an array");
+    root.finish();
+    Parsed<HostPlatform> out;
+    const json::Path top{nullptr, "platforms"};
+    std::size_t i = 0;
+    for (const json::Value v : list.items()) {
+        const json::Path path{&top, {}, i++, true};
+        json::ObjectReader r(v, source, &path);
+        const auto at = [&](std::string_view key) {
+            return fmt::format("{}: {}/{}", source, path.str(), key);
+        };
+        HostPlatform p;
+        p.id = r.str("id");
+        p.name = r.str("name");
+        p.kind = kPlatformKinds.parse(r.str("kind"), at("kind"));
+        p.max_gpus = r.integer("max_gpus", 1, 1024);
+        std::vector<FormFactor> forms;
+        for (const auto f : r.strings("forms")) forms.push_back(kFormFactors.parse(f, at("forms")));
+        if (forms.empty()) r.fail("forms", "must list the forms it takes (card, module, soc)");
+        storage->forms.push_back(std::move(forms));
+        p.forms = storage->forms.back();
+        std::vector<Vendor> vendors;
+        for (const auto f : r.strings("vendors"))
+            vendors.push_back(kVendors.parse(f, at("vendors")));
+        storage->vendors.push_back(std::move(vendors));
+        p.vendors = storage->vendors.back();
+        p.gpus = storage->keep(r.strings("gpus"));
+        p.passive_cooling = r.opt_bool("passive_cooling").value_or(false);
+        p.lanes_per_gpu = r.opt_integer("lanes_per_gpu", 1, 16);
+        p.usd = r.opt_number("usd", 0, 1e7);
+        p.price_kind = kPriceKinds.parse(r.str("price_kind"), at("price_kind"));
+        p.usd_basis = r.str("usd_basis");
+        p.date = r.str_or("date", "");
+        p.host_watts = r.opt_number("host_watts", 0, 1e5);
+        p.source = r.str("source");
+        r.finish();
+        for (const HostPlatform& earlier : out.rows)
+            if (earlier.id == p.id) r.fail("id", fmt::format("repeats the id '{}'", p.id));
+        out.rows.push_back(p);
+    }
+    if (out.rows.empty()) root.fail("platforms", "must list at least one platform");
+    storage->strings = std::move(doc).take_strings();
+    out.storage = storage;
+    return out;
 }
 
 }  // namespace gpuadvise

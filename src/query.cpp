@@ -60,6 +60,10 @@ RankOptions rank_options(const Request& r, const Workload& w) {
     if (const auto& v = r.get(Field::Vendor)) o.vendor = kVendors.parse(v->text, v->origin);
     if (const auto& v = r.get(Field::Segment)) o.segment = kSegments.parse(v->text, v->origin);
     if (const auto& v = r.get(Field::Os)) o.os = kOses.parse(v->text, v->origin);
+    if (const auto& v = r.get(Field::Platform)) o.platform = &parse_platform(v->text, v->origin);
+    o.have_host = r.flag(Field::HaveHost).value_or(false);
+    if (const auto& v = r.get(Field::Region))
+        o.region = parse_choice(v->text, v->origin, spec(Field::Region).choices());
     if (w.task) o.task = &w.task->requirements;
     if (r.has(Field::Gpus)) {
         o.fixed_gpus = w.gpus;

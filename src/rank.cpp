@@ -44,6 +44,49 @@ double safe_ratio(double a, double b) {
     return b > 0 && std::isfinite(a / b) ? a / b : 0.0;
 }
 
+// The weight family an inference engine must load.
+QuantFamily weight_family(const Workload& w) {
+    return w.model.origin == ModelOrigin::Gguf ? QuantFamily::Gguf : w.quant.family();
+}
+
+bool takes_kv(const Engine& e, KvDtype kv) {
+    return std::find(e.kv_dtypes.begin(), e.kv_dtypes.end(), to_string(kv)) != e.kv_dtypes.end();
+}
+
+// The engine a plan on `gpu` runs: the workload's, or, when the user did not
+// choose one and the default does not run there, the first engine of
+// data/engines.json that runs on the card and loads the weights.
+const Engine* plan_engine(const Workload& w, const Gpu& gpu) {
+    if (w.trains() || w.is_fixed() || w.engine == nullptr) return w.engine;
+    const QuantFamily family = weight_family(w);
+    if (w.engine_given || engine_fit(*w.engine, gpu, family).runs) return w.engine;
+    for (const Engine& e : engines())
+        if (e.inference && !e.library && takes_kv(e, w.kv_dtype) && engine_fit(e, gpu, family).runs)
+            return &e;
+    return w.engine;  // none runs: the software rule says why
+}
+
+// The software a plan needs on its cards.
+std::vector<SoftwareNeed> software_needs(const Workload& w) {
+    std::vector<SoftwareNeed> needs;
+    if (w.is_fixed()) return needs;
+    if (!w.trains()) {
+        if (w.engine) needs.push_back({w.engine, weight_family(w)});
+        return needs;
+    }
+    if (const Engine* torch = find_engine("pytorch")) needs.push_back({torch, QuantFamily::None});
+    const QuantFamily f = w.quant.family();
+    if (f == QuantFamily::Bnb4 || f == QuantFamily::Bnb8)
+        if (const Engine* bnb = find_engine("bitsandbytes")) needs.push_back({bnb, f});
+    const bool bnb_optimizer = w.optimizer == Optimizer::AdamW8bit ||
+                               w.optimizer == Optimizer::PagedAdamW8bit ||
+                               w.optimizer == Optimizer::PagedAdamW32bit;
+    if (bnb_optimizer)
+        if (const Engine* opt = find_engine("bitsandbytes-optimizers"))
+            needs.push_back({opt, QuantFamily::None});
+    return needs;
+}
+
 }  // namespace
 
 std::vector<std::string> rank_by_choices() {
@@ -55,11 +98,14 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
                              bool describe) {
     Workload w = base;
     w.gpus = count;
+    w.engine = plan_engine(base, gpu);
+    // The one-GPU estimate the caller has is for its engine.
+    if (w.engine != base.engine) single = nullptr;
     const std::uint64_t usable = usable_memory(gpu, options.os);
     std::optional<MemoryEstimate> computed;
     const auto one_gpu = [&]() -> const MemoryEstimate& {
         if (single) return *single;
-        Workload one = base;
+        Workload one = w;
         one.gpus = 1;
         one.parallel = Parallel::None;
         computed = estimate(one);
@@ -82,17 +128,27 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     rec.gpu = &gpu;
     rec.count = count;
     rec.strategy = w.parallel;
+    rec.engine = w.engine;
     rec.memory = count == 1 && single && base.gpus == 1 ? *single : estimate(w);
     rec.price_usd = gpu.price ? gpu.price->usd * static_cast<double>(count) : 0.0;
+    // The whole system: the cards and the platform that holds them.
+    if (options.platform)
+        rec.platform = options.platform->holds(gpu, count) ? options.platform : nullptr;
+    else
+        rec.platform = choose_platform(gpu, count);
+    if (rec.platform && !options.have_host) rec.platform_usd = rec.platform->usd.value_or(0.0);
+    rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
     rec.performance = estimate_performance(
         w, rec.memory, gpu, options.job,
-        rec.price_usd > 0 ? std::optional<double>(rec.price_usd) : std::nullopt);
+        rec.total_usd > 0 ? std::optional<double>(rec.total_usd) : std::nullopt, rec.platform,
+        usable);
     rec.usable_bytes = usable;
     rec.headroom_bytes =
         static_cast<std::int64_t>(usable) - static_cast<std::int64_t>(rec.memory.per_gpu_bytes);
-    const PlanContext context{w,       gpu,          rec.memory,         rec.performance,
-                              usable,  options.task, options.budget_usd, rec.price_usd,
-                              describe};
+    const std::vector<SoftwareNeed> software = software_needs(w);
+    const PlanContext context{w,        gpu,          rec.memory,         rec.performance,
+                              usable,   options.task, options.budget_usd, rec.total_usd,
+                              describe, rec.platform, options.platform,   software};
     rec.fired = evaluate_rules(context);
     rec.fits = true;
     for (const auto& hit : rec.fired) {
@@ -123,8 +179,8 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     const double watts = gpu.tdp_watts.value_or(0.0) * static_cast<double>(count);
     switch (options.rank_by) {
         case RankBy::Value:
-            rec.score = safe_ratio(speed, rec.price_usd) * 1000.0;
-            break;  // tokens/s per $1000
+            rec.score = safe_ratio(speed, rec.total_usd) * 1000.0;
+            break;  // tokens/s per $1000 of the whole system
         case RankBy::Speed:
             rec.score = speed;
             break;
@@ -132,7 +188,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
             // Cheapest job when one is described, else cheapest purchase.
             rec.score = rec.performance.job_cost_usd
                             ? safe_ratio(1e6, *rec.performance.job_cost_usd)
-                            : safe_ratio(1e6, rec.price_usd);
+                            : safe_ratio(1e6, rec.total_usd);
             break;
         case RankBy::Power:
             rec.score = safe_ratio(speed, watts);
@@ -150,9 +206,9 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
         if (count > 1) why += fmt::format(" on {} GPUs ({})", count, to_string(rec.strategy));
         const char* unit = w.is_fixed() ? "GB/s" : "tok/s";
         if (speed > 0) why += fmt::format("; ~{:.0f} {}", speed, unit);
-        if (options.rank_by == RankBy::Value && rec.price_usd > 0)
-            why += fmt::format(", {:.1f} {} per $1k", rec.score / rec.score_factor, unit);
-        if (rec.score_factor != 1.0) why += fmt::format(" (x{:.2f} ecosystem)", rec.score_factor);
+        if (options.rank_by == RankBy::Value && rec.total_usd > 0)
+            why += fmt::format(", {:.1f} {} per $1k of system", rec.score / rec.score_factor, unit);
+        if (rec.score_factor != 1.0) why += fmt::format(" (x{:.2f} score rules)", rec.score_factor);
         if (!w.is_fixed() && !platform_calibrated(gpu))
             why += "; speed uncalibrated on this platform";
         rec.reasons.insert(rec.reasons.begin(), why);
@@ -188,9 +244,17 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
     for (const Gpu& gpu : catalog.gpus) {
         if (options.vendor && gpu.vendor != *options.vendor) continue;
         if (options.segment && gpu.segment != *options.segment) continue;
+        // Cards sold only in one market, or only as cloud instances, are not
+        // a purchase anyone can make elsewhere.
+        if (gpu.region && (!options.region || *options.region != *gpu.region)) continue;
+        if (gpu.cloud_only) continue;
         std::optional<Recommendation> best,
             closest;  // closest: the nearest miss, shown when nothing fits
         for (const std::int64_t count : counts) {
+            // Sizes no platform holds are not plans (eight Macs are not one box);
+            // the first size tried is always kept, to say why it does not fit.
+            if ((best || closest) && !options.platform && choose_platform(gpu, count) == nullptr)
+                break;
             Recommendation rec = evaluate_plan(slim, gpu, count, options, &single, false);
             if (!rec.fits) {
                 if (!closest || rec.headroom_bytes > closest->headroom_bytes)
@@ -221,7 +285,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         const Recommendation& b = plans[ib];
         if (a.fits != b.fits) return a.fits;
         if (a.fits) {
-            const bool pa = a.price_usd > 0, pb = b.price_usd > 0;
+            const bool pa = a.total_usd > 0, pb = b.total_usd > 0;
             if (by_money && pa != pb) return pa;
             if (a.score != b.score) return a.score > b.score;
         } else if (a.headroom_bytes != b.headroom_bytes) {
@@ -254,6 +318,27 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         out[i] = std::move(rec);
     }
     return out;
+}
+
+std::optional<DocumentPick> document_pick(const Workload& workload, const Catalog& catalog,
+                                          const std::vector<Recommendation>& ranked,
+                                          const RankOptions& options) {
+    if (!workload.task || workload.task->document_pick.empty()) return std::nullopt;
+    const Gpu* gpu = nullptr;
+    for (const Gpu& g : catalog.gpus)
+        if (g.id == workload.task->document_pick) gpu = &g;
+    if (gpu == nullptr) return std::nullopt;  // a user's catalog without it
+    DocumentPick pick;
+    pick.gpu = gpu;
+    pick.reason = workload.task->document_reason;
+    std::int64_t count = 1;
+    for (std::size_t i = 0; i < ranked.size(); ++i)
+        if (ranked[i].gpu == gpu) {
+            pick.rank = i + 1;
+            count = ranked[i].count;
+        }
+    pick.plan = evaluate_plan(workload, *gpu, count, options, nullptr, true);
+    return pick;
 }
 
 }  // namespace gpuadvise

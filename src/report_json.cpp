@@ -127,6 +127,7 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("prefill_tokens_per_s", rounded_rate(p.prefill_tokens_per_s));
     j.field("train_tokens_per_s", rounded_rate(p.train_tokens_per_s));
     j.field("step_seconds", rounded_rate(p.step_seconds));
+    j.field("paging_seconds", rounded_rate(std::optional<double>(p.paging_seconds)));
     j.field("time_to_first_token_s", rounded_rate(p.time_to_first_token_s));
     j.field("job_hours", rounded_rate(p.job_hours));
     j.field("job_cost_usd", rounded_rate(p.job_cost_usd));
@@ -162,6 +163,29 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.field("price_usd", r.price_usd);
     else
         j.key("price_usd").null();
+    j.key("platform");
+    if (r.platform) {
+        const HostPlatform& p = *r.platform;
+        j.begin_object().field("id", p.id).field("name", p.name);
+        j.field("kind", kPlatformKinds.name(p.kind));
+        j.field("usd",
+                r.platform_usd > 0 || p.usd ? std::optional<double>(r.platform_usd) : std::nullopt);
+        j.field("price_kind", kPriceKinds.name(p.price_kind)).field("basis", p.usd_basis);
+        j.field("lanes", p.lanes_per_gpu).field("watts", p.host_watts);
+        j.end_object();
+    } else {
+        j.null();
+    }
+    j.key("total_usd");
+    if (r.total_usd > 0)
+        j.value(r.total_usd);
+    else
+        j.null();
+    j.key("engine");
+    if (r.engine)
+        j.value(r.engine->id);
+    else
+        j.null();
     j.field("score", std::isfinite(r.score) ? std::round(r.score * 1000.0) / 1000.0 : 0.0);
     j.key("performance");
     write_performance(j, r.performance);
@@ -176,7 +200,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
             .field("message", hit.message)
             .end_object();
     j.end_array();
-    const BuildSheet b = build_sheet(g, r.count);
+    const BuildSheet b = build_sheet(g, r.count, r.platform);
     j.key("build_sheet").begin_object();
     j.field("system_watts", b.system_watts);
     j.field("psu_watts", b.psu_watts);
@@ -189,6 +213,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         .end_object();
     j.field("host_link", b.host_link_note);
     j.field("software", b.software);
+    j.field("platform", b.platform);
     j.end_object();
     j.end_object();
 }
@@ -232,6 +257,7 @@ void write_gpu(json::Writer& j, const Gpu& g) {
     j.field("topology", to_string(g.link.topology));
     j.end_object();
     j.field("form", to_string(g.form));
+    j.field("cooling", kCoolings.name(g.cooling));
     j.field("form_factor", g.form_factor);
     j.key("software").begin_object();
     j.field("platform", to_string(g.platform));
@@ -290,7 +316,8 @@ std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Reco
 
 std::string recommend_json(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
-                           const RankOptions& options, bool pretty) {
+                           const RankOptions& options, const std::optional<DocumentPick>& pick,
+                           bool pretty) {
     std::string out;
     json::Writer j(out, pretty);
     j.begin_object();
@@ -304,6 +331,17 @@ std::string recommend_json(const Workload& w, const MemoryEstimate& m,
     for (std::size_t i = 0; i < recs.size() && i < top; ++i)
         write_recommendation(j, recs[i], i + 1);
     j.end_array();
+    j.key("document_pick");
+    if (pick) {
+        j.begin_object();
+        j.field("gpu", pick->gpu->id).field("reason", pick->reason);
+        j.field("rank", pick->rank ? std::optional<std::uint64_t>(*pick->rank) : std::nullopt);
+        j.field("fits", pick->plan.fits).field("count", pick->plan.count);
+        strings(j, "why", pick->plan.reasons);
+        j.end_object();
+    } else {
+        j.null();
+    }
     j.end_object();
     return out;
 }

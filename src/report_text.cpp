@@ -77,7 +77,9 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
                  {"Headroom", true, 2},
                  {"Bandwidth", true, 5},
                  {w.trains() ? "Train tok/s" : "tok/s", true, 1},
-                 {"Price", true, 4}};
+                 {"Price", true, 4},
+                 {"System", true, 4}};
+    if (serving) t.columns.push_back({"Engine", false, 6});
     const bool cost_column = job || serving;
     if (cost_column) t.columns.push_back({job ? "Job $" : "$/Mtok", true, 6});
     t.columns.push_back({"Reason", false, 7, true});
@@ -96,7 +98,9 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
                         static_cast<double>(r.headroom_bytes) / static_cast<double>(kGiB)),
             fmt::format("{:.0f} GB/s", g.memory_bandwidth_gbps),
             format_rate(r.performance.tokens_per_s()),
-            r.price_usd > 0 ? fmt::format("${:.0f}", r.price_usd) : "-"};
+            r.price_usd > 0 ? fmt::format("${:.0f}", r.price_usd) : "-",
+            r.total_usd > 0 ? fmt::format("${:.0f}", r.total_usd) : "-"};
+        if (serving) row.emplace_back(r.engine ? std::string(r.engine->id) : "-");
         if (cost_column) row.push_back(cost ? "$" + format_rate(cost) : "-");
         row.push_back(r.reasons.empty() ? "" : r.reasons.front());
         t.rows.push_back(std::move(row));
@@ -332,14 +336,18 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
     out += render(ranked, format, style);
     if (!recs.empty() && top > 0) {
         const Recommendation& best = recs.front();
-        const BuildSheet b = build_sheet(*best.gpu, best.count);
+        const BuildSheet b = build_sheet(*best.gpu, best.count, best.platform);
         out += "\n" + heading(fmt::format("Build sheet for #1 ({}{})",
                                           best.count > 1 ? fmt::format("{} x ", best.count) : "",
                                           best.gpu->id),
                               format, style);
         const std::string bullet = format == Format::Markdown ? "- " : "  ";
+        if (!b.platform.empty())
+            out += fmt::format("{}platform  {}\n", bullet, sanitize(b.platform));
         out += fmt::format("{}power     {}\n{}host      {}\n{}software  {}\n", bullet, b.power_note,
                            bullet, b.host_link_note, bullet, sanitize(b.software));
+        if (best.engine)
+            out += fmt::format("{}engine    {}\n", bullet, sanitize(best.engine->name));
         for (const auto& x : best.warnings)
             out += fmt::format("{}warning   {}\n", bullet, sanitize(x));
         for (const auto& x : best.tips) out += fmt::format("{}tip       {}\n", bullet, sanitize(x));
@@ -348,6 +356,49 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
         out +=
             "\nNo card in the catalog runs this workload within the plan sizes tried; the closest "
             "misses are listed.\n";
+    return out;
+}
+
+std::string plan_notes_text(const Recommendation& rec, Format format) {
+    const std::string bullet = format == Format::Markdown ? "- " : "  ";
+    std::string out;
+    if (rec.platform) out += fmt::format("{}platform  {}\n", bullet, sanitize(rec.platform->name));
+    if (rec.engine) out += fmt::format("{}engine    {}\n", bullet, sanitize(rec.engine->name));
+    for (const auto& x : rec.reasons) out += fmt::format("{}reason    {}\n", bullet, sanitize(x));
+    for (const auto& x : rec.warnings) out += fmt::format("{}warning   {}\n", bullet, sanitize(x));
+    for (const auto& x : rec.tips) out += fmt::format("{}tip       {}\n", bullet, sanitize(x));
+    return out.empty() ? out : "\n" + out;
+}
+
+std::string document_pick_text(const DocumentPick& pick, const std::vector<Recommendation>& recs,
+                               Format format) {
+    const Recommendation& p = pick.plan;
+    std::string out = "\n" + heading("The source document's pick", format, Style{});
+    const std::string bullet = format == Format::Markdown ? "- " : "  ";
+    out += fmt::format("{}{}{}: {}\n", bullet, p.count > 1 ? fmt::format("{} x ", p.count) : "",
+                       sanitize(pick.gpu->id), sanitize(pick.reason));
+    if (!recs.empty() && recs.front().gpu == pick.gpu) {
+        out += fmt::format("{}ours agrees: it ranks #1\n", bullet);
+        return out;
+    }
+    if (!pick.rank) {
+        out += fmt::format("{}not in our ranking (left out by a filter or region)\n", bullet);
+    } else if (!p.fits) {
+        out += fmt::format("{}ours: #{}, it does not fit: {}\n", bullet, *pick.rank,
+                           p.reasons.empty() ? "rejected by a rule" : sanitize(p.reasons.front()));
+    } else {
+        const Recommendation& best = recs.front();
+        out += fmt::format("{}ours: #{} ({}); #1 is {}{}\n", bullet, *pick.rank,
+                           p.reasons.empty() ? "fits" : sanitize(p.reasons.front()),
+                           best.count > 1 ? fmt::format("{} x ", best.count) : "",
+                           sanitize(best.gpu->id));
+        if (best.performance.tokens_per_s() && p.performance.tokens_per_s() && best.total_usd > 0 &&
+            p.total_usd > 0)
+            out += fmt::format(
+                "{}#1 gives {:.0f} % of its speed at {:.0f} % of its system price\n", bullet,
+                100.0 * *best.performance.tokens_per_s() / *p.performance.tokens_per_s(),
+                100.0 * best.total_usd / p.total_usd);
+    }
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <deque>
 #include <stdexcept>
 
@@ -59,6 +60,30 @@ std::vector<Rule> make_registry() {
                          return fmt::format("needs {:.1f} GiB per GPU, card has {:.1f} GiB usable",
                                             gib(c.memory.per_gpu_bytes), gib(c.usable_bytes));
                      });
+                 }});
+    r.push_back({"platform-holds", RuleKind::Reject,
+                 "a plan's cards go into a host platform of data/platforms.json that holds them",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     if (c.platform != nullptr) return std::nullopt;
+                     return fire(c, [&] {
+                         if (c.forced_platform)
+                             return fmt::format(
+                                 "--platform {} does not hold {} x {} ({} cards of "
+                                 "its forms at most)",
+                                 c.forced_platform->id, c.workload.gpus, c.gpu.id,
+                                 c.forced_platform->max_gpus);
+                         return fmt::format("no platform in data/platforms.json holds {} x {}",
+                                            c.workload.gpus, c.gpu.id);
+                     });
+                 }});
+    r.push_back({"software-runs", RuleKind::Reject,
+                 "the plan's engine, framework and libraries run on the card and load its weights",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     for (const SoftwareNeed& need : c.software) {
+                         EngineFit fit = engine_fit(*need.engine, c.gpu, need.family);
+                         if (!fit.runs) return fire(c, [&] { return std::move(fit.reason); });
+                     }
+                     return std::nullopt;
                  }});
     r.push_back({"precision-bf16", RuleKind::Reject,
                  "bf16 needs a native BF16 path (Ampere, CDNA2, Xe and later)",
@@ -177,23 +202,31 @@ std::vector<Rule> make_registry() {
                      *c.gpu.pcie_lanes);
              });
          }});
-    r.push_back(
-        {"host-lanes", RuleKind::Warn,
-         "more PCIe cards than a desktop holds need a workstation or server platform for their "
-         "lanes (the "
-         "source document, §2.2)",
-         [](const PlanContext& c, const RuleData& d) -> Hit {
-             if (static_cast<double>(c.workload.gpus) <= d.get("max_desktop_cards") ||
-                 c.gpu.form != FormFactor::Card || c.gpu.segment == Segment::Datacenter ||
-                 !c.gpu.pcie_lanes)
-                 return std::nullopt;
-             return fire(c, [&] {
-                 return fmt::format(
-                     "{} cards x {} PCIe lanes = {} lanes: desktop boards give two cards x8/x8; "
-                     "plan a workstation or server platform",
-                     c.workload.gpus, *c.gpu.pcie_lanes, c.workload.gpus * *c.gpu.pcie_lanes);
-             });
-         }});
+    r.push_back({"software-caveat", RuleKind::Warn,
+                 "the plan's software runs on the card with partial or preview support",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     std::string caveats;
+                     for (const SoftwareNeed& need : c.software) {
+                         const EngineFit fit = engine_fit(*need.engine, c.gpu, need.family);
+                         if (fit.runs && !fit.reason.empty())
+                             caveats += (caveats.empty() ? "" : "; ") + fit.reason;
+                     }
+                     if (caveats.empty()) return std::nullopt;
+                     return fire(c, [&] { return caveats; });
+                 }});
+    r.push_back({"paged-optimizer", RuleKind::Warn,
+                 "paged optimizer state that does not fit on the card pages over PCIe each step",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     const Performance& p = c.performance;
+                     if (!(p.paging_seconds > 0) || !p.step_seconds) return std::nullopt;
+                     return fire(c, [&] {
+                         return fmt::format(
+                             "{:.1f} GiB of paged optimizer state does not fit beside the rest: "
+                             "paging it over PCIe adds {:.2f} s to each {:.2f} s step ({:.0f} %)",
+                             gib(c.memory.paged_optimizer_bytes), p.paging_seconds, *p.step_seconds,
+                             100.0 * p.paging_seconds / *p.step_seconds);
+                     });
+                 }});
     r.push_back({"thin-headroom", RuleKind::Warn, "little usable memory left",
                  [](const PlanContext& c, const RuleData& d) -> Hit {
                      const double share = headroom_share(c);
@@ -332,10 +365,24 @@ std::vector<Rule> make_registry() {
                  [](const PlanContext& x) { return x.gpu.platform == SoftwarePlatform::Metal; },
                  "Metal/MPS ecosystem");
          }});
+    r.push_back(
+        {"more-cards", RuleKind::Score,
+         "between plans the speed model cannot tell apart, the one with fewer cards",
+         [](const PlanContext& c, const RuleData& d) -> Hit {
+             return score(
+                 c, d, [](const PlanContext& x) { return x.workload.gpus > 1; },
+                 fmt::format("{} cards: more power, slots and multi-GPU set-up", c.workload.gpus));
+         }});
     return r;
 }
 
 }  // namespace
+
+bool RuleData::has(std::string_view name) const {
+    for (const Threshold& t : thresholds)
+        if (t.name == name) return true;
+    return false;
+}
 
 double RuleData::get(std::string_view name) const {
     for (const Threshold& t : thresholds)
@@ -363,7 +410,10 @@ std::vector<RuleHit> evaluate_rules(const PlanContext& context) {
         const Rule& rule = registry[i];
         // The generated data is in registry order (checked at build time).
         if (auto message = rule.check(context, data[i])) {
-            const double factor = rule.kind == RuleKind::Score ? data[i].get("score_factor") : 1.0;
+            double factor = rule.kind == RuleKind::Score ? data[i].get("score_factor") : 1.0;
+            // A factor per card beyond the first (data/rules.json says so).
+            if (rule.kind == RuleKind::Score && data[i].has("per_extra_card"))
+                factor = std::pow(factor, static_cast<double>(context.workload.gpus - 1));
             hits.push_back({rule.id, rule.kind, std::move(*message), factor});
         }
     }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/platform.hpp"
 
 namespace gpuadvise {
 
@@ -19,8 +20,11 @@ struct BuildSheet {
     std::int64_t slots = 0;  // PCIe slots, 0 for SXM/OAM modules on a baseboard
     std::string host_link_note;
     std::string software;
+    std::string platform;  // what the cards go into, with its price and its basis
 };
 
-BuildSheet build_sheet(const Gpu& gpu, std::int64_t count);
+// `platform` (may be null) is the plan's host: its own power draw and the
+// lanes it gives each card replace the desktop defaults.
+BuildSheet build_sheet(const Gpu& gpu, std::int64_t count, const HostPlatform* platform = nullptr);
 
 }  // namespace gpuadvise

@@ -29,6 +29,8 @@ enum class SoftwarePlatform : std::uint8_t { Cuda, Rocm, Oneapi, Habana, Metal }
 // card: a PCIe board in a slot; module: SXM/OAM/superchip on a vendor
 // baseboard; soc: the GPU shares the host's memory and package (Apple, MI300A).
 enum class FormFactor : std::uint8_t { Card, Module, Soc };
+// A passive card has no fan: it needs a server's front-to-back airflow.
+enum class Cooling : std::uint8_t { Active, Passive };
 enum class PriceKind : std::uint8_t { Msrp, Street, Used, List, Estimate };
 enum class Confidence : std::uint8_t { High, Medium, Low };
 
@@ -58,6 +60,8 @@ inline constexpr auto kPlatforms =
                                        {SoftwarePlatform::Metal, "metal"}});
 inline constexpr auto kFormFactors = make_enum_table<FormFactor>(
     {{FormFactor::Card, "card"}, {FormFactor::Module, "module"}, {FormFactor::Soc, "soc"}});
+inline constexpr auto kCoolings =
+    make_enum_table<Cooling>({{Cooling::Active, "active"}, {Cooling::Passive, "passive"}});
 inline constexpr auto kPriceKinds =
     make_enum_table<PriceKind>({{PriceKind::Msrp, "msrp"},
                                 {PriceKind::Street, "street"},
@@ -141,6 +145,7 @@ struct Gpu {
     std::optional<bool> pcie_p2p;
     Link link;
     FormFactor form = FormFactor::Card;
+    Cooling cooling = Cooling::Active;
     std::string_view form_factor;  // free text, as the vendor describes it
     SoftwarePlatform platform = SoftwarePlatform::Cuda;
     std::optional<std::string_view> compute_capability, gfx_target, min_stack;

@@ -11,6 +11,7 @@
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/model.hpp"
+#include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/task.hpp"
@@ -23,6 +24,7 @@ std::string_view quants_json();
 std::string_view engines_json();
 std::string_view tasks_json();
 std::string_view rules_json();
+std::string_view platforms_json();
 
 // The catalog as generated constant data: no parsing, one copy of an array of views.
 Catalog build_catalog();
@@ -32,6 +34,7 @@ std::span<const QuantFormat> quant_formats();
 std::span<const Engine> engines();
 std::span<const TaskPreset> tasks();
 std::span<const RuleData> rule_data();
+std::span<const HostPlatform> platforms();
 
 inline constexpr std::string_view kGpusSource = "embedded data/gpus.json";
 inline constexpr std::string_view kModelsSource = "embedded data/models.json";

@@ -50,6 +50,9 @@ struct EngineBackend {
     // ROCm: the gfx targets it supports (empty = any the platform supports).
     std::span<const std::string_view> gfx;
     std::string_view note;  // the caveat shown with partial or preview support
+    // The weight-format families it loads on this platform when fewer than the
+    // engine's own (vLLM on ROCm: no AWQ, GPTQ or bitsandbytes); empty = all.
+    std::span<const QuantFamily> formats;
     std::string_view source;
 };
 
@@ -57,7 +60,10 @@ struct Engine {
     std::string_view id;
     std::string_view name;
     std::span<const std::string_view> aliases;
-    bool inference = true;              // false: a training framework only
+    bool inference = true;  // false: a training framework only
+    // A library other software loads (bitsandbytes): checked for the cards a
+    // workload needs it on, never chosen with --engine.
+    bool library = false;
     double bandwidth_efficiency = 0.8;  // share of peak memory bandwidth a decode step reaches
     double layer_overhead_s = 0;      // fixed cost per layer per step (launches, framework, Python)
     double prefill_efficiency = 0.5;  // share of dense 16-bit tensor peak in prefill GEMMs
@@ -72,6 +78,8 @@ struct Engine {
 
     const EngineBackend* backend(SoftwarePlatform p) const;
     bool loads(QuantFamily f) const;
+    // Whether it loads `f` on the platform `p` (the backend's own list).
+    bool loads(QuantFamily f, SoftwarePlatform p) const;
 };
 
 std::span<const Engine> engines();
@@ -87,6 +95,8 @@ struct EngineFit {
     std::string reason;  // why not, or the caveat
 };
 EngineFit engine_fit(const Engine& engine, const Gpu& gpu);
+// The same for an engine loading weights of family `f`.
+EngineFit engine_fit(const Engine& engine, const Gpu& gpu, QuantFamily f);
 
 Parsed<Engine> parse_engines(std::string_view text, std::string_view source);
 

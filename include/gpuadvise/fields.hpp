@@ -55,6 +55,8 @@ enum class Field : std::uint8_t {
     AmortizeYears,
     KwhPrice,
     CloudPrice,
+    Platform,
+    HaveHost,
     // the host
     Os,
     // ranking
@@ -64,6 +66,7 @@ enum class Field : std::uint8_t {
     Budget,
     Vendor,
     Segment,
+    Region,
     Explain,
     // listing the catalog
     MinMemory,

@@ -10,6 +10,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/platform.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
@@ -38,7 +39,12 @@ inline constexpr auto kCostBases =
 // The links a multi-GPU plan communicates over, per direction.
 struct PlanLinks {
     double gbps = 16;          // GB/s per direction between the plan's GPUs (the slowest hop)
-    double latency_s = 20e-6;  // per collective call
+    double latency_s = 20e-6;  // per message (one hop of a collective)
+    // Whether a small all-reduce takes one step: over NVLink/NVSwitch or with
+    // peer-to-peer the engines' one-shot all-reduce reads every peer at once
+    // (vLLM custom_all_reduce, NCCL NVLS); without P2P NCCL runs a ring of
+    // 2(n-1) steps, each paying the latency.
+    bool one_shot = true;
 };
 
 struct Performance {
@@ -47,8 +53,11 @@ struct Performance {
     std::optional<double> prefill_tokens_per_s;
     std::optional<double> time_to_first_token_s;
     std::optional<double> train_tokens_per_s;
-    std::optional<double>
-        step_seconds;  // one micro-batch per GPU, forward + backward (+ communication)
+    // One micro-batch per GPU, forward + backward (+ communication).
+    std::optional<double> step_seconds;
+    // Paged optimizer state that does not fit beside the rest pages over PCIe
+    // each step (out and back in); included in step_seconds. 0 when it fits.
+    double paging_seconds = 0;
     std::optional<double> job_hours;
     std::optional<double> job_cost_usd;
     std::optional<double> energy_kwh;
@@ -72,12 +81,17 @@ std::optional<double> compute_tflops(const Gpu& gpu, const Workload& workload);
 double training_mfu(std::int64_t hidden);
 
 // The links between `count` cards of `gpu` on one host, as the model uses them.
-PlanLinks plan_links(const Gpu& gpu, std::int64_t count);
+// `platform` (may be null) caps the PCIe lanes each card gets (x8/x8 desktops).
+PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform = nullptr);
 
 // `workload.gpus` cards of `gpu`, with `memory` the per-GPU estimate;
-// `price_usd` is what the whole plan costs (GPUs and host), for job costs.
+// `price_usd` is what the whole plan costs (GPUs and host), for job costs;
+// `host` (may be null) is the platform the cards go into; `usable_bytes`
+// (0 = unknown) is each card's usable memory, for paged optimizer state.
 Performance estimate_performance(const Workload& workload, const MemoryEstimate& memory,
                                  const Gpu& gpu, const JobOptions& job = {},
-                                 std::optional<double> price_usd = std::nullopt);
+                                 std::optional<double> price_usd = std::nullopt,
+                                 const HostPlatform* host = nullptr,
+                                 std::uint64_t usable_bytes = 0);
 
 }  // namespace gpuadvise

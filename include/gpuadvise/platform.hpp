@@ -1,10 +1,16 @@
 #pragma once
-// The operating system's share of a card's memory, and what the GPU of a
-// machine with unified memory may use (the host keeps the rest).
+// What a GPU plugs into. The operating system's share of a card's memory,
+// what the GPU of a machine with unified memory may use, and the host
+// platforms of data/platforms.json: a plan is a whole system, and its cost is
+// the cards plus the platform that holds them.
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/enum_table.hpp"
+#include "gpuadvise/json.hpp"
 
 namespace gpuadvise {
 
@@ -23,5 +29,44 @@ std::uint64_t os_reserved_bytes(Os os);
 // (Apple, MI300A) gets the share the OS lets it wire: macOS's default
 // recommendedMaxWorkingSetSize is about 75 % (see docs/engines.md).
 std::uint64_t usable_memory(const Gpu& gpu, Os os);
+
+enum class PlatformKind : std::uint8_t { Desktop, Workstation, Server, Baseboard, Apple };
+inline constexpr auto kPlatformKinds =
+    make_enum_table<PlatformKind>({{PlatformKind::Desktop, "desktop"},
+                                   {PlatformKind::Workstation, "workstation"},
+                                   {PlatformKind::Server, "server"},
+                                   {PlatformKind::Baseboard, "baseboard"},
+                                   {PlatformKind::Apple, "apple"}});
+
+// One row of data/platforms.json.
+struct HostPlatform {
+    std::string_view id;
+    std::string_view name;
+    PlatformKind kind = PlatformKind::Desktop;
+    std::int64_t max_gpus = 1;
+    std::span<const FormFactor> forms;       // the cards it takes
+    std::span<const Vendor> vendors;         // empty: any vendor
+    std::span<const std::string_view> gpus;  // non-empty: only these cards (and before any other)
+    bool passive_cooling = false;            // server airflow for fanless cards
+    std::optional<std::int64_t> lanes_per_gpu;
+    std::optional<double> usd;  // without the GPUs; nullopt = not found
+    PriceKind price_kind = PriceKind::Estimate;
+    std::string_view usd_basis;
+    std::string_view date;
+    std::optional<double> host_watts;  // CPUs, memory, fans, NICs under load
+    std::string_view source;
+
+    bool holds(const Gpu& gpu, std::int64_t count) const;
+};
+
+std::span<const HostPlatform> host_platforms();
+// The platform a plan of `count` cards of `gpu` goes into: the one that names
+// the card, else the first that holds them; nullptr when none does.
+const HostPlatform* choose_platform(const Gpu& gpu, std::int64_t count);
+// A platform by id or name; throws InputError naming `what`.
+const HostPlatform& parse_platform(std::string_view text, std::string_view what);
+std::vector<std::string> platform_choices();
+
+Parsed<HostPlatform> parse_platforms(std::string_view text, std::string_view source);
 
 }  // namespace gpuadvise

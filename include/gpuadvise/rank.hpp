@@ -37,6 +37,9 @@ struct RankOptions {
     std::optional<Vendor> vendor;
     std::optional<Segment> segment;
     Os os = Os::Linux;
+    const HostPlatform* platform = nullptr;  // --platform: every plan goes into it
+    bool have_host = false;                  // --have-host: the platform costs nothing
+    std::optional<std::string> region;       // --region: also the cards sold only there
     const TaskRequirements* task = nullptr;
     JobOptions job;
     // How many of the ranked plans get their reasons, warnings and rule
@@ -53,7 +56,11 @@ struct Recommendation {
     std::uint64_t usable_bytes = 0;  // per GPU
     bool fits = false;
     std::int64_t headroom_bytes = 0;  // usable - needed, per GPU (negative when it does not fit)
-    double price_usd = 0;             // the plan's purchase price; 0 when unknown
+    double price_usd = 0;             // the plan's cards; 0 when a price is unknown
+    const HostPlatform* platform = nullptr;  // what the cards go into; null: nothing holds them
+    double platform_usd = 0;         // 0 with --have-host or when the platform's price is unknown
+    double total_usd = 0;            // cards + platform; 0 when a card's price is unknown
+    const Engine* engine = nullptr;  // inference: the engine the plan runs
     double score = 0;
     double score_factor = 1;  // the product of the score rules that fired
     std::vector<RuleHit> fired;
@@ -69,6 +76,18 @@ struct Recommendation {
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
                              const RankOptions& options, const MemoryEstimate* single = nullptr,
                              bool describe = true);
+
+// The source document's own pick for a --task (data/tasks.json), set beside
+// ours: where it ranks and, described, why.
+struct DocumentPick {
+    const Gpu* gpu = nullptr;
+    std::string_view reason;          // the document's reason for it
+    std::optional<std::size_t> rank;  // 1-based place in our ranking; null when filtered out
+    Recommendation plan;              // its plan, with reasons and rule messages
+};
+std::optional<DocumentPick> document_pick(const Workload& workload, const Catalog& catalog,
+                                          const std::vector<Recommendation>& ranked,
+                                          const RankOptions& options);
 
 // Every card's best plan, fitting ones first in score order, ties broken by id.
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,

@@ -30,10 +30,13 @@ void write_gpu(json::Writer& w, const Gpu& g);
 // `gpuadvise estimate --json`, optionally with one card's plan.
 std::string estimate_json(const Workload& w, const MemoryEstimate& m,
                           const Recommendation* plan = nullptr, bool pretty = true);
-// `gpuadvise --json` and `compare --json`.
+// `gpuadvise --json` and `compare --json`; `pick` is the document's own pick
+// for a --task (null otherwise).
 std::string recommend_json(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
-                           const RankOptions& options, bool pretty = true);
+                           const RankOptions& options,
+                           const std::optional<DocumentPick>& pick = std::nullopt,
+                           bool pretty = true);
 // `gpuadvise check --json`.
 std::string check_json(const Workload& w, const Recommendation& rec, bool pretty = true);
 std::string gpus_json(const Catalog& catalog, const std::vector<const Gpu*>& gpus);

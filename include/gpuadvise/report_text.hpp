@@ -35,6 +35,11 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, std::size_t catalog_size, Format format,
                            const Style& style);
+// One plan's reasons, warnings and tips as lines (estimate --gpu).
+std::string plan_notes_text(const Recommendation& rec, Format format);
+// The source document's pick beside ours (--task).
+std::string document_pick_text(const DocumentPick& pick, const std::vector<Recommendation>& recs,
+                               Format format);
 // `--explain`: every rule that fired for each shown plan.
 std::string explain_text(const std::vector<Recommendation>& recs, std::size_t top);
 // `check`: one line in a table, or "fits: ..." / "does not fit: ...".

@@ -47,6 +47,15 @@ struct RuleData {
     // The threshold named `name`; a rule asking for one its row lacks is a bug
     // the build-time check reports.
     double get(std::string_view name) const;
+    bool has(std::string_view name) const;
+};
+
+// Software a plan needs on its cards: the inference engine, or the training
+// framework and the libraries the workload loads (bitsandbytes), each with the
+// weight family it must load there.
+struct SoftwareNeed {
+    const Engine* engine = nullptr;
+    QuantFamily family = QuantFamily::None;
 };
 
 // Everything a rule may look at for one plan.
@@ -62,6 +71,9 @@ struct PlanContext {
     // false while ranking: rules only decide; the messages of the plans that
     // are shown are formatted in a second pass.
     bool describe = true;
+    const HostPlatform* platform = nullptr;         // null: no platform holds the plan's cards
+    const HostPlatform* forced_platform = nullptr;  // --platform
+    std::span<const SoftwareNeed> software;
 };
 
 struct Rule {

@@ -165,10 +165,13 @@ int cmd_recommend(Context& ctx) {
     }
     const MemoryEstimate memory = estimate(single);
     const auto recs = rank(w, catalog, options);
+    const auto pick = document_pick(w, catalog, recs, options);
     if (ctx.json())
-        return ctx.emit(with_newline(recommend_json(single, memory, recs, top, options)), kExitOk);
+        return ctx.emit(with_newline(recommend_json(single, memory, recs, top, options, pick)),
+                        kExitOk);
     std::string out = recommend_text(single, memory, recs, top, options, catalog.gpus.size(),
                                      ctx.format, ctx.style);
+    if (pick && ctx.format != Format::Csv) out += document_pick_text(*pick, recs, ctx.format);
     if (ctx.request.flag(Field::Explain).value_or(false) && ctx.format != Format::Csv)
         out += explain_text(recs, top);
     return ctx.emit(out, kExitOk);
@@ -197,6 +200,7 @@ int cmd_estimate(Context& ctx) {
     out += fmt::format("On {} x {} ({}): {}\n", w.gpus, sanitize(gpu.id), to_string(rec.strategy),
                        rec.fits ? "fits" : "does not fit");
     out += render(performance_table(rec.performance), ctx.format, ctx.style);
+    out += plan_notes_text(rec, ctx.format);
     return ctx.emit(out, kExitOk);
 }
 

@@ -1,10 +1,10 @@
-// Build-time tool: parses data/gpus.json, quants.json, engines.json,
+// Build-time tool: parses data/gpus.json, quants.json, engines.json, platforms.json,
 // tasks.json and rules.json with the same validating parsers the program uses,
 // and writes them as C++ constant data (string literals, constexpr arrays), so
 // the embedded tables cost neither JSON parsing nor allocations at start-up.
 // A bad data file fails the build with the parser's message. A unit test
 // checks that every generated table equals a runtime parse of its file.
-// Usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES OUTPUT.cpp
+// Usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS OUTPUT.cpp
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -13,6 +13,7 @@
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/task.hpp"
@@ -96,11 +97,11 @@ std::string catalog_code(const Catalog& c) {
              << ", " << opt(g.pcie_lanes) << ", " << opt(g.pcie_p2p) << ",\n        Link{"
              << enum_value("LinkType", g.link.type) << ", " << opt(g.link.gbps) << ", "
              << g.link.max_gpus << ", " << enum_value("LinkTopology", g.link.topology) << "}, "
-             << enum_value("FormFactor", g.form) << ", " << str(g.form_factor) << ", "
-             << enum_value("SoftwarePlatform", g.platform) << ", " << opt(g.compute_capability)
-             << ", " << opt(g.gfx_target) << ", " << opt(g.min_stack) << ", " << opt(g.av1_encode)
-             << ", " << opt(g.nvenc) << ",\n        " << price(g.price) << ", "
-             << price(g.launch_price) << ", " << opt(g.region) << ", "
+             << enum_value("FormFactor", g.form) << ", " << enum_value("Cooling", g.cooling) << ", "
+             << str(g.form_factor) << ", " << enum_value("SoftwarePlatform", g.platform) << ", "
+             << opt(g.compute_capability) << ", " << opt(g.gfx_target) << ", " << opt(g.min_stack)
+             << ", " << opt(g.av1_encode) << ", " << opt(g.nvenc) << ",\n        " << price(g.price)
+             << ", " << price(g.launch_price) << ", " << opt(g.region) << ", "
              << (g.cloud_only ? "true" : "false") << ", " << list(defs, "kPciIds" + n, g.pci_ids)
              << ", " << list(defs, "kSources" + n, g.sources) << ", "
              << enum_value("Confidence", g.confidence) << ", " << str(g.notes) << "},\n";
@@ -139,10 +140,19 @@ std::string engines_code(const std::vector<Engine>& rows) {
         std::ostringstream backends;
         for (std::size_t k = 0; k < e.backends.size(); ++k) {
             const EngineBackend& b = e.backends[k];
+            std::string bformats = "{}";
+            if (!b.formats.empty()) {
+                const std::string name = "kBackendFormats" + n + "_" + std::to_string(k);
+                defs << "constexpr QuantFamily " << name << "[] = {";
+                for (std::size_t j = 0; j < b.formats.size(); ++j)
+                    defs << (j ? ", " : "") << enum_value("QuantFamily", b.formats[j]);
+                defs << "};\n";
+                bformats = "std::span<const QuantFamily>(" + name + ")";
+            }
             backends << "    EngineBackend{" << enum_value("SoftwarePlatform", b.platform) << ", "
                      << enum_value("Support", b.support) << ", " << num(b.min_compute_capability)
                      << ", " << list(defs, "kGfx" + n + "_" + std::to_string(k), b.gfx) << ", "
-                     << str(b.note) << ", " << str(b.source) << "},\n";
+                     << str(b.note) << ", " << bformats << ", " << str(b.source) << "},\n";
         }
         defs << "constexpr EngineBackend kBackends" << n << "[] = {\n" << backends.str() << "};\n";
         defs << "constexpr QuantFamily kFormats" << n << "[] = {";
@@ -151,12 +161,12 @@ std::string engines_code(const std::vector<Engine>& rows) {
         defs << "};\n";
         body << "    Engine{" << str(e.id) << ", " << str(e.name) << ", "
              << list(defs, "kEngineAliases" + n, e.aliases) << ", "
-             << (e.inference ? "true" : "false") << ", " << num(e.bandwidth_efficiency) << ", "
-             << num(e.layer_overhead_s) << ", " << num(e.prefill_efficiency) << ", "
-             << (e.calibrated ? "true" : "false") << ", " << str(e.evidence) << ", "
-             << enum_value("MultiGpu", e.multi_gpu) << ", " << enum_value("MemoryPolicy", e.memory)
-             << ", std::span<const EngineBackend>(kBackends" << n
-             << "), std::span<const QuantFamily>(kFormats" << n << "), "
+             << (e.inference ? "true" : "false") << ", " << (e.library ? "true" : "false") << ", "
+             << num(e.bandwidth_efficiency) << ", " << num(e.layer_overhead_s) << ", "
+             << num(e.prefill_efficiency) << ", " << (e.calibrated ? "true" : "false") << ", "
+             << str(e.evidence) << ", " << enum_value("MultiGpu", e.multi_gpu) << ", "
+             << enum_value("MemoryPolicy", e.memory) << ", std::span<const EngineBackend>(kBackends"
+             << n << "), std::span<const QuantFamily>(kFormats" << n << "), "
              << list(defs, "kKv" + n, e.kv_dtypes) << ", " << str(e.source) << "},\n";
     }
     return defs.str() + "\nconstexpr Engine kEngines[] = {\n" + body.str() + "};\n";
@@ -202,6 +212,35 @@ std::string rules_code(const std::vector<RuleData>& rows) {
     return defs.str() + "\nconstexpr RuleData kRuleData[] = {\n" + body.str() + "};\n";
 }
 
+std::string platforms_code(const std::vector<HostPlatform>& rows) {
+    std::ostringstream defs, body;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const HostPlatform& p = rows[i];
+        const std::string n = std::to_string(i);
+        defs << "constexpr FormFactor kPlatformForms" << n << "[] = {";
+        for (std::size_t k = 0; k < p.forms.size(); ++k)
+            defs << (k ? ", " : "") << enum_value("FormFactor", p.forms[k]);
+        defs << "};\n";
+        std::string vendors = "{}";
+        if (!p.vendors.empty()) {
+            defs << "constexpr Vendor kPlatformVendors" << n << "[] = {";
+            for (std::size_t k = 0; k < p.vendors.size(); ++k)
+                defs << (k ? ", " : "") << enum_value("Vendor", p.vendors[k]);
+            defs << "};\n";
+            vendors = "std::span<const Vendor>(kPlatformVendors" + n + ")";
+        }
+        body << "    HostPlatform{" << str(p.id) << ", " << str(p.name) << ", "
+             << enum_value("PlatformKind", p.kind) << ", " << p.max_gpus
+             << ", std::span<const FormFactor>(kPlatformForms" << n << "), " << vendors << ", "
+             << list(defs, "kPlatformGpus" + n, p.gpus) << ", "
+             << (p.passive_cooling ? "true" : "false") << ", " << opt(p.lanes_per_gpu) << ", "
+             << opt(p.usd) << ", " << enum_value("PriceKind", p.price_kind) << ", "
+             << str(p.usd_basis) << ", " << str(p.date) << ", " << opt(p.host_watts) << ", "
+             << str(p.source) << "},\n";
+    }
+    return defs.str() + "\nconstexpr HostPlatform kPlatforms[] = {\n" + body.str() + "};\n";
+}
+
 // The JSON text too: --catalog-merge patches the embedded catalog's JSON, and
 // the tests parse each file to compare it with the generated table.
 std::string text_constant(const char* name, const std::string& text) {
@@ -220,20 +259,30 @@ std::string text_constant(const char* name, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 8) {
-        std::cerr
-            << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS OUTPUT_CPP\n";
+    if (argc != 9) {
+        std::cerr << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS "
+                     "OUTPUT_CPP\n";
         return 2;
     }
     std::ostringstream out;
     try {
         const std::string gpus = read(argv[1]), quants = read(argv[2]), engines = read(argv[3]),
-                          tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]);
+                          tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]),
+                          platforms = read(argv[7]);
         const Catalog c = parse_catalog(gpus, "data/gpus.json");
         const auto q = parse_quant_formats(quants, "data/quants.json");
         const auto e = parse_engines(engines, "data/engines.json");
         const auto t = parse_tasks(tasks, "data/tasks.json");
         const auto r = parse_rule_data(rules, "data/rules.json");
+        const auto p = parse_platforms(platforms, "data/platforms.json");
+        // Every card of the catalog has a platform for one of it.
+        for (const Gpu& g : c.gpus) {
+            bool held = false;
+            for (const HostPlatform& row : p.rows) held = held || row.holds(g, 1);
+            if (!held)
+                throw std::runtime_error("data/platforms.json: no platform holds one " +
+                                         std::string(g.id));
+        }
         // Presets are parsed at run time, but a bad one must fail the build.
         parse_model_presets(models, "data/models.json");
         // A task's pick must be a card of the catalog.
@@ -243,7 +292,7 @@ int main(int argc, char** argv) {
             << "#include \"gpuadvise/embedded.hpp\"\n\nnamespace gpuadvise::embedded {\nnamespace "
                "{\n\n"
             << catalog_code(c) << quants_code(q.rows) << engines_code(e.rows) << tasks_code(t.rows)
-            << rules_code(r.rows) << "\n}  // namespace\n\n"
+            << rules_code(r.rows) << platforms_code(p.rows) << "\n}  // namespace\n\n"
             << "Catalog build_catalog() {\n    Catalog c;\n    c.source = "
                "std::string(kGpusSource);\n"
             << "    c.date = kCatalogDate;\n    c.gpus.assign(std::begin(kGpus), "
@@ -252,16 +301,18 @@ int main(int argc, char** argv) {
             << "std::span<const QuantFormat> quant_formats() { return kQuants; }\n"
             << "std::span<const Engine> engines() { return kEngines; }\n"
             << "std::span<const TaskPreset> tasks() { return kTasks; }\n"
-            << "std::span<const RuleData> rule_data() { return kRuleData; }\n\n"
+            << "std::span<const RuleData> rule_data() { return kRuleData; }\n"
+            << "std::span<const HostPlatform> platforms() { return kPlatforms; }\n\n"
             << text_constant("gpus_json", gpus) << text_constant("models_json", models)
             << text_constant("quants_json", quants) << text_constant("engines_json", engines)
             << text_constant("tasks_json", tasks) << text_constant("rules_json", rules)
+            << text_constant("platforms_json", platforms)
             << "\n}  // namespace gpuadvise::embedded\n";
     } catch (const std::exception& ex) {
         std::cerr << "gpuadvise_gen_data: " << ex.what() << "\n";
         return 1;
     }
-    std::ofstream file(argv[7], std::ios::binary);
+    std::ofstream file(argv[8], std::ios::binary);
     file << out.str();
     return file ? 0 : 1;
 }

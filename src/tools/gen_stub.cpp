@@ -49,4 +49,10 @@ std::span<const TaskPreset> tasks() {
 std::span<const RuleData> rule_data() {
     absent();
 }
+std::string_view platforms_json() {
+    absent();
+}
+std::span<const HostPlatform> platforms() {
+    absent();
+}
 }  // namespace gpuadvise::embedded

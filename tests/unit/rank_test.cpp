@@ -127,15 +127,24 @@ TEST_CASE("rules fire with their numbers and stay quiet otherwise") {
     // no-ecc-serving: a consumer card with unknown ECC fires; "big" has ECC.
     CHECK(fired(evaluate_plan(make("1B", "inference"), mid, 1, o), "no-ecc-serving"));
     CHECK_FALSE(fired(evaluate_plan(make("1B", "inference"), big, 1, o), "no-ecc-serving"));
-    // host-lanes: four consumer cards need a bigger platform; two do not
-    CHECK(fired(evaluate_plan(make("8B", "inference"), small, 4, four), "host-lanes"));
-    CHECK_FALSE(fired(evaluate_plan(make("8B", "inference"), small, 2, four), "host-lanes"));
-    CHECK_FALSE(fired(evaluate_plan(make("8B", "inference"), big, 4, four), "host-lanes"));
-    // budget
+    // Platforms: four consumer cards go into a workstation, two into a dual-GPU
+    // desktop, one into a desktop; the system's price is cards + platform.
+    const Recommendation four_cards = evaluate_plan(make("8B", "inference"), small, 4, four);
+    REQUIRE(four_cards.platform != nullptr);
+    CHECK(four_cards.platform->id == "workstation-4gpu");
+    CHECK(evaluate_plan(make("8B", "inference"), small, 2, four).platform->id == "desktop-2gpu");
+    const Recommendation one_card = evaluate_plan(make("1B", "inference"), small, 1, o);
+    REQUIRE(one_card.platform != nullptr);
+    CHECK(one_card.platform->id == "desktop");
+    CHECK(one_card.total_usd == Approx(one_card.price_usd + *one_card.platform->usd));
+    // budget: the whole system counts, unless the host is owned already
     RankOptions budget;
-    budget.budget_usd = 1000;
-    CHECK(fired(evaluate_plan(make("1B", "inference"), big, 1, budget), "budget"));
+    budget.budget_usd = one_card.price_usd + 100;
+    CHECK(fired(evaluate_plan(make("1B", "inference"), small, 1, budget), "budget"));
+    budget.have_host = true;
     CHECK_FALSE(fired(evaluate_plan(make("1B", "inference"), small, 1, budget), "budget"));
+    CHECK(evaluate_plan(make("1B", "inference"), small, 1, budget).total_usd ==
+          Approx(one_card.price_usd));
     // fp8 weights need an FP8 path
     const Workload fp8 = test::workload({{Field::Model, "1B"}, {Field::Quant, "fp8"}});
     CHECK(fired(evaluate_plan(fp8, mid, 1, o), "precision-fp8"));  // no fp8 figure

@@ -34,6 +34,10 @@ Gpu card() {
     return g;
 }
 
+const HostPlatform& desktop() {
+    return host_platforms().front();
+}
+
 struct Case {
     Workload workload;
     Gpu gpu = card();
@@ -41,12 +45,21 @@ struct Case {
     const TaskRequirements* task = nullptr;
     std::optional<double> budget = std::nullopt;
     double price = 1000;
+    const HostPlatform* platform = &desktop();
+    const HostPlatform* forced_platform = nullptr;
+    // The software the plan needs: its engine by default (rank.cpp's software_needs).
+    std::vector<SoftwareNeed> software = {};
 };
 
 bool fires(const std::string& id, const Case& c) {
     const MemoryEstimate m = estimate(c.workload);
-    const Performance p = estimate_performance(c.workload, m, c.gpu);
-    const PlanContext ctx{c.workload, c.gpu, m, p, c.usable, c.task, c.budget, c.price, true};
+    const Performance p =
+        estimate_performance(c.workload, m, c.gpu, {}, std::nullopt, nullptr, c.usable);
+    std::vector<SoftwareNeed> software = c.software;
+    if (software.empty() && c.workload.engine)
+        software.push_back({c.workload.engine, QuantFamily::None});
+    const PlanContext ctx{c.workload, c.gpu,   m,    p,          c.usable,          c.task,
+                          c.budget,   c.price, true, c.platform, c.forced_platform, software};
     for (const auto& hit : evaluate_rules(ctx)) {
         if (hit.id != id) continue;
         CHECK_FALSE(hit.message.empty());
@@ -138,13 +151,43 @@ std::map<std::string, Pair> cases() {
                     [] {
                         return Case{w({{Field::Model, "1B"}, {Field::Method, "qlora"}})};
                     }};
-    m["host-lanes"] = {
-        [] {
-            return Case{w({{Field::Model, "1B"}, {Field::Gpus, "4"}, {Field::Parallel, "pp"}})};
-        },
+    m["platform-holds"] = {[&] {
+                               Case c{small()};
+                               c.platform = nullptr;
+                               return c;
+                           },
+                           [&] { return Case{small()}; }};
+    m["software-runs"] = {[&] {
+                              Case c{small()};  // vLLM, the default engine, on Metal
+                              c.gpu.platform = SoftwarePlatform::Metal;
+                              return c;
+                          },
+                          [&] { return Case{small()}; }};
+    m["software-caveat"] = {[&] {
+                                Case c{small()};  // vLLM on Intel XPU is a preview
+                                c.gpu.platform = SoftwarePlatform::Oneapi;
+                                return c;
+                            },
+                            [&] { return Case{small()}; }};
+    m["more-cards"] = {
         [] {
             return Case{w({{Field::Model, "1B"}, {Field::Gpus, "2"}, {Field::Parallel, "pp"}})};
-        }};
+        },
+        [&] { return Case{small()}; }};
+    m["paged-optimizer"] = {[] {
+                                // 1B full fine-tune with paged AdamW: 8 GB of state, 1 GiB to
+                                // spare.
+                                Case c{w({{Field::Model, "1B"},
+                                          {Field::Method, "full"},
+                                          {Field::Optimizer, "paged-adamw-32bit"}})};
+                                c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 30U);
+                                return c;
+                            },
+                            [] {
+                                return Case{w({{Field::Model, "1B"},
+                                               {Field::Method, "full"},
+                                               {Field::Optimizer, "paged-adamw-32bit"}})};
+                            }};
     m["thin-headroom"] = {[&] {
                               Case c{small()};
                               c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
@@ -236,7 +279,8 @@ TEST_CASE("rules only decide while ranking, and messages are formatted when desc
     const MemoryEstimate m = estimate(wl);
     const Performance p = estimate_performance(wl, m, card());
     const Gpu g = card();
-    const PlanContext quiet{wl, g, m, p, 24ULL << 30U, nullptr, std::nullopt, 1000, false};
+    const PlanContext quiet{wl,           g,    m,     p,          24ULL << 30U, nullptr,
+                            std::nullopt, 1000, false, &desktop(), nullptr,      {}};
     const auto hits = evaluate_rules(quiet);
     REQUIRE_FALSE(hits.empty());
     for (const auto& h : hits) CHECK(h.message.empty());
