@@ -9,6 +9,7 @@
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/engines.hpp"
+#include "gpuadvise/launch.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rank.hpp"
@@ -192,6 +193,10 @@ const std::vector<FieldSpec>& table() {
         {Field::Explain, "--explain", "", "explain", FieldKind::Switch, kRankGroup, "",
          "Print every rule that fired for each shown plan", "off", Applies::Always},
         // --- listing the catalog ----------------------------------------------------------
+        {Field::Emit, "--emit", "", "emit", FieldKind::Value, kRankGroup, "TOOL",
+         "Print the launch command or config for the top plan: auto (the plan's engine; axolotl "
+         "or accelerate for training) or a tool",
+         "", Applies::Always, false, false, choices_of<kLaunchKinds>},
         {Field::MinMemory, "--min-memory", "", "min_memory", FieldKind::Value, kFilterGroup, "SIZE",
          "Only cards with at least this much memory (48GB, 80GiB)", "", Applies::Always},
         {Field::MinBandwidth, "--min-bandwidth", "", "min_bandwidth", FieldKind::Value,
@@ -209,6 +214,9 @@ const std::vector<FieldSpec>& table() {
         {Field::Color, "--color", "", "color", FieldKind::Value, kOutputGroup, "WHEN",
          "Colour: auto (a terminal, unless NO_COLOR is set), always or never", "auto",
          Applies::Always, true, false, choices_of<kColorModes>},
+        {Field::Ascii, "--ascii", "", "ascii", FieldKind::Switch, kOutputGroup, "",
+         "Draw the memory bars with ASCII characters instead of Unicode blocks", "off",
+         Applies::Always, true},
         {Field::Json, "--json", "", "json", FieldKind::Switch, kOutputGroup, "",
          "Print one JSON object (schema 1)", "off", Applies::Always},
         {Field::Verbose, "--verbose", "-v", "verbose", FieldKind::Count, kOutputGroup, "",

@@ -25,6 +25,48 @@ constexpr double kPcieLatency = 20e-6;
 // half of the link per direction.
 constexpr double kHostBounceShare = 0.5;
 
+// Time, energy and cost of a job from the plan's rate; `watts` is the plan's
+// cards at full TDP. Clears rates that are not finite.
+void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
+                std::optional<double> price_usd, double tdp_watts, double tokens_per_hour) {
+    const double n = static_cast<double>(w.gpus);
+    const double b = static_cast<double>(w.batch);
+    const auto rate = perf.tokens_per_s();
+    if (!rate || !(*rate > 0) || !std::isfinite(*rate)) {
+        perf.decode_tokens_per_s.reset();
+        perf.train_tokens_per_s.reset();
+        return;
+    }
+    std::optional<double> job_tokens = job.tokens;
+    if (!job_tokens && job.steps && w.trains())
+        job_tokens = *job.steps * b * static_cast<double>(w.seq) * n;
+    if (!job_tokens && job.epochs && job.dataset_tokens)
+        job_tokens = *job.epochs * *job.dataset_tokens;
+    if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
+    const double watts = tdp_watts * job.utilisation;
+    double hourly = 0;
+    if (job.cloud_price_per_gpu_hour) {
+        hourly = *job.cloud_price_per_gpu_hour * n;
+        perf.cost_basis = CostBasis::Cloud;
+    } else if (price_usd && *price_usd > 0) {
+        hourly =
+            *price_usd / (job.amortize_years * 365.0 * 24.0) + watts / 1000.0 * job.kwh_price_usd;
+        perf.cost_basis = CostBasis::Purchase;
+    }
+    if (!w.trains() && hourly > 0 && tokens_per_hour > 0)
+        perf.usd_per_million_tokens = hourly / tokens_per_hour * 1e6;
+    if (job_tokens) {
+        perf.job_hours = *job_tokens / *rate / 3600.0;
+        if (watts > 0) perf.energy_kwh = watts / 1000.0 * *perf.job_hours;
+        if (hourly > 0) perf.job_cost_usd = hourly * *perf.job_hours;
+    }
+    // Every figure is finite or absent: an overflow is not a number to print.
+    for (auto* v :
+         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
+          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens})
+        if (*v && !std::isfinite(**v)) v->reset();
+}
+
 }  // namespace
 
 double platform_efficiency(const Gpu& gpu) {
@@ -93,6 +135,95 @@ PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* pla
         l.one_shot = true;
     }
     return l;
+}
+
+Topology plan_topology(const Gpu& gpu, std::int64_t count) {
+    Topology t;
+    if (count <= 1) return t;
+    if (gpu.shares_host_memory()) {
+        t.kind = TopologyKind::Unified;
+        return t;
+    }
+    if (gpu.has_fast_link()) {
+        const std::int64_t group = std::max<std::int64_t>(gpu.link.max_gpus, 1);
+        t.domains = (count + group - 1) / group;
+        if (t.domains == 1) {
+            switch (gpu.link.topology) {
+                case LinkTopology::Switch:
+                    t.kind = TopologyKind::Switch;
+                    break;
+                case LinkTopology::Mesh:
+                    t.kind = TopologyKind::Mesh;
+                    break;
+                case LinkTopology::Bridge:
+                case LinkTopology::None:
+                    t.kind = TopologyKind::Bridge;
+                    break;
+            }
+            return t;
+        }
+    } else {
+        t.domains = count;  // every card is its own domain
+    }
+    // Beyond one link domain the slowest hop is PCIe.
+    t.p2p = gpu.pcie_p2p.value_or(true);
+    t.kind = t.p2p ? TopologyKind::PcieP2p : TopologyKind::PcieHost;
+    return t;
+}
+
+Performance estimate_split_performance(const Workload& w, const MemoryEstimate& whole,
+                                       std::span<const SplitStage> stages, const JobOptions& job,
+                                       std::optional<double> price_usd) {
+    Performance perf;
+    if (w.trains() || w.is_fixed() || !w.engine || stages.empty()) return perf;
+    const Engine& e = *w.engine;
+    const Architecture& a = w.model.arch;
+    const double active = static_cast<double>(w.model.active_params);
+    const double total = static_cast<double>(std::max<std::uint64_t>(w.model.params, 1));
+    const double b = static_cast<double>(w.batch);
+    const double layers = static_cast<double>(a.total_layers());
+    const double h = static_cast<double>(a.hidden);
+    const double weights = static_cast<double>(whole.get(&Components::weights)) * (active / total);
+    const double avg_ctx = static_cast<double>(w.prompt) + static_cast<double>(w.gen) / 2.0;
+    const double kv = static_cast<double>(whole.get(&Components::kv_cache)) *
+                      (w.seq > 0 ? avg_ctx / static_cast<double>(w.seq) : 1.0);
+    const double prompt = static_cast<double>(w.prompt);
+    const double prefill_flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
+    double decode = layers * e.layer_overhead_s, prefill = layers * e.layer_overhead_s;
+    double watts = 0, hop_gbps = 1e300;
+    bool compute_bound = false, timed_prefill = true;
+    for (const SplitStage& s : stages) {
+        const Gpu& g = *s.gpu;
+        const double eff = platform_efficiency(g);
+        const double bw = g.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * eff;
+        const double memory_time = s.share * (weights + kv) / bw;
+        const auto tflops = compute_tflops(g, w);
+        double compute_time = 0;
+        if (tflops) {
+            const double rate = *tflops * 1e12 * e.prefill_efficiency * eff;
+            compute_time = 2.0 * active * b * s.share / rate;
+            prefill += s.share * prefill_flops / rate;
+        } else {
+            timed_prefill = false;
+        }
+        compute_bound = compute_bound || compute_time > memory_time;
+        decode += std::max(memory_time, compute_time);
+        watts += g.tdp_watts.value_or(0.0);
+        hop_gbps = std::min(hop_gbps, plan_links(g, 2).gbps);
+    }
+    // One activation hand-off per stage boundary, over the slowest card's link.
+    const double n = static_cast<double>(stages.size());
+    decode += (n - 1.0) * (kPcieLatency + b * h * 2.0 / (hop_gbps * 1e9));
+    perf.bound = compute_bound ? Bound::Compute : Bound::Memory;
+    perf.decode_tokens_per_s = b / decode;
+    if (timed_prefill) {
+        perf.prefill_tokens_per_s = prompt * b / prefill;
+        perf.time_to_first_token_s = prefill;
+    }
+    Workload box = w;
+    box.gpus = static_cast<std::int64_t>(stages.size());
+    finish_job(perf, box, job, price_usd, watts, *perf.decode_tokens_per_s * 3600.0);
+    return perf;
 }
 
 Performance estimate_performance(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
@@ -201,41 +332,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         perf.bound = Bound::Compute;
     }
 
-    // Time and cost of a job.
-    const auto rate = perf.tokens_per_s();
-    if (!rate || !(*rate > 0) || !std::isfinite(*rate)) {
-        perf.decode_tokens_per_s.reset();
-        perf.train_tokens_per_s.reset();
-        return perf;
-    }
-    std::optional<double> job_tokens = job.tokens;
-    if (!job_tokens && job.steps && w.trains())
-        job_tokens = *job.steps * b * static_cast<double>(w.seq) * n;
-    if (!job_tokens && job.epochs && job.dataset_tokens)
-        job_tokens = *job.epochs * *job.dataset_tokens;
-    if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
-    const double watts = gpu.tdp_watts.value_or(0.0) * n * job.utilisation;
-    double hourly = 0;
-    if (job.cloud_price_per_gpu_hour) {
-        hourly = *job.cloud_price_per_gpu_hour * n;
-        perf.cost_basis = CostBasis::Cloud;
-    } else if (price_usd && *price_usd > 0) {
-        hourly =
-            *price_usd / (job.amortize_years * 365.0 * 24.0) + watts / 1000.0 * job.kwh_price_usd;
-        perf.cost_basis = CostBasis::Purchase;
-    }
-    if (!w.trains() && hourly > 0 && tokens_per_hour > 0)
-        perf.usd_per_million_tokens = hourly / tokens_per_hour * 1e6;
-    if (job_tokens) {
-        perf.job_hours = *job_tokens / *rate / 3600.0;
-        if (watts > 0) perf.energy_kwh = watts / 1000.0 * *perf.job_hours;
-        if (hourly > 0) perf.job_cost_usd = hourly * *perf.job_hours;
-    }
-    // Every figure is finite or absent: an overflow is not a number to print.
-    for (auto* v :
-         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
-          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens})
-        if (*v && !std::isfinite(**v)) v->reset();
+    finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour);
     return perf;
 }
 

@@ -87,7 +87,48 @@ std::vector<SoftwareNeed> software_needs(const Workload& w) {
     return needs;
 }
 
+void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& options,
+                   bool describe, std::optional<Performance> performance);
+
+// "#1 costs 38 % less per token than #2 ..." for two fitting plans.
+std::optional<std::string> compare_plans(const Recommendation& a, const Recommendation& b,
+                                         std::size_t rank) {
+    if (!a.fits || !b.fits) return std::nullopt;
+    const auto sa = a.performance.tokens_per_s(), sb = b.performance.tokens_per_s();
+    std::vector<std::string> parts;
+    const auto pa = a.performance.usd_per_million_tokens, pb = b.performance.usd_per_million_tokens;
+    if (pa && pb && *pb > 0 && *pa > 0) {
+        const double d = 100.0 * (1.0 - *pa / *pb);
+        parts.push_back(d >= 0 ? fmt::format("{:.0f} % less per token", d)
+                               : fmt::format("{:.0f} % more per token", -d));
+    }
+    if (a.total_usd > 0 && b.total_usd > 0 && a.total_usd != b.total_usd)
+        parts.push_back(
+            a.total_usd < b.total_usd
+                ? fmt::format("${:.0f} less for the system", b.total_usd - a.total_usd)
+                : fmt::format("${:.0f} more for the system", a.total_usd - b.total_usd));
+    if (sa && sb && *sb > 0)
+        parts.push_back(fmt::format("{:.0f} % of its speed", 100.0 * *sa / *sb));
+    if (a.count < b.count) parts.push_back(fmt::format("{} fewer cards", b.count - a.count));
+    if (a.tight != b.tight) parts.push_back(a.tight ? "less headroom" : "more headroom");
+    if (parts.empty()) return std::nullopt;
+    std::string out = fmt::format("vs #{} ({}):", rank + 1, plan_label(b));
+    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : " ") + parts[i];
+    return out;
+}
+
+// The platform a plan goes into: --platform when it holds the cards, else
+// the first of data/platforms.json that does.
+const HostPlatform* platform_for(const Gpu& gpu, std::int64_t count, const RankOptions& options) {
+    if (options.platform) return options.platform->holds(gpu, count) ? options.platform : nullptr;
+    return choose_platform(gpu, count);
+}
+
 }  // namespace
+
+std::string_view fit_word(const Recommendation& rec) {
+    return !rec.fits ? "no" : rec.tight ? "tight" : "yes";
+}
 
 std::vector<std::string> rank_by_choices() {
     return kRankBy.choices();
@@ -131,17 +172,31 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     rec.engine = w.engine;
     rec.memory = count == 1 && single && base.gpus == 1 ? *single : estimate(w);
     rec.price_usd = gpu.price ? gpu.price->usd * static_cast<double>(count) : 0.0;
+    complete_plan(rec, w, options, describe, std::nullopt);
+    return rec;
+}
+
+namespace {
+
+// The rest of a plan once its cards, strategy and memory are set: the
+// platform, the speed (`performance` when the caller timed it), the rules,
+// the score and the reasons.
+void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& options,
+                   bool describe, std::optional<Performance> performance) {
+    const Gpu& gpu = *rec.gpu;
+    const std::int64_t count = rec.count;
+    const std::uint64_t usable = usable_memory(gpu, options.os);
     // The whole system: the cards and the platform that holds them.
-    if (options.platform)
-        rec.platform = options.platform->holds(gpu, count) ? options.platform : nullptr;
-    else
-        rec.platform = choose_platform(gpu, count);
+    rec.platform = platform_for(gpu, count, options);
     if (rec.platform && !options.have_host) rec.platform_usd = rec.platform->usd.value_or(0.0);
     rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
-    rec.performance = estimate_performance(
-        w, rec.memory, gpu, options.job,
-        rec.total_usd > 0 ? std::optional<double>(rec.total_usd) : std::nullopt, rec.platform,
-        usable);
+    rec.topology = plan_topology(gpu, count);
+    rec.performance =
+        performance ? std::move(*performance)
+                    : estimate_performance(
+                          w, rec.memory, gpu, options.job,
+                          rec.total_usd > 0 ? std::optional<double>(rec.total_usd) : std::nullopt,
+                          rec.platform, usable);
     rec.usable_bytes = usable;
     rec.headroom_bytes =
         static_cast<std::int64_t>(usable) - static_cast<std::int64_t>(rec.memory.per_gpu_bytes);
@@ -152,6 +207,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     rec.fired = evaluate_rules(context);
     rec.fits = true;
     for (const auto& hit : rec.fired) {
+        if (hit.id == "thin-headroom") rec.tight = true;
         switch (hit.kind) {
             case RuleKind::Reject:
                 rec.fits = false;
@@ -213,8 +269,9 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
             why += "; speed uncalibrated on this platform";
         rec.reasons.insert(rec.reasons.begin(), why);
     }
-    return rec;
 }
+
+}  // namespace
 
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,
                                  const RankOptions& options) {
@@ -284,6 +341,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         const Recommendation& a = plans[ia];
         const Recommendation& b = plans[ib];
         if (a.fits != b.fits) return a.fits;
+        if (a.fits && a.tight != b.tight) return b.tight;
         if (a.fits) {
             const bool pa = a.total_usd > 0, pb = b.total_usd > 0;
             if (by_money && pa != pb) return pa;
@@ -310,6 +368,18 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         out[at] = std::move(held);
         order[at] = at;
     }
+    // A buyer does not pay more for a difference the model cannot resolve:
+    // one pass of adjacent swaps moves a cheaper system above a dearer one
+    // whose value is within kScoreTie (same fit class).
+    if (by_money)
+        for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+            Recommendation& a = out[i];
+            Recommendation& b = out[i + 1];
+            if (!a.fits || !b.fits || a.tight != b.tight || a.total_usd <= 0 || b.total_usd <= 0)
+                continue;
+            if (b.score >= a.score * (1.0 - kScoreTie) && b.total_usd < a.total_usd)
+                std::swap(a, b);
+        }
     // Second pass: the plans that are shown get their texts.
     const std::size_t shown = std::min(options.describe_top, out.size());
     for (std::size_t i = 0; i < shown; ++i) {
@@ -317,6 +387,9 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         for (const auto& warning : workload.warnings) rec.warnings.push_back(warning);
         out[i] = std::move(rec);
     }
+    // Comparative reasons: each shown plan against the next one.
+    for (std::size_t i = 0; i + 1 < shown; ++i)
+        if (auto line = compare_plans(out[i], out[i + 1], i + 1)) out[i].reasons.push_back(*line);
     return out;
 }
 
@@ -339,6 +412,171 @@ std::optional<DocumentPick> document_pick(const Workload& workload, const Catalo
         }
     pick.plan = evaluate_plan(workload, *gpu, count, options, nullptr, true);
     return pick;
+}
+
+}  // namespace gpuadvise
+
+namespace gpuadvise {
+
+namespace {
+// The cards' prices together; 0 when one is unknown.
+double box_price(std::span<const Gpu* const> cards) {
+    double sum = 0;
+    for (const Gpu* g : cards) {
+        if (!g->price) return 0.0;
+        sum += g->price->usd;
+    }
+    return sum;
+}
+}  // namespace
+
+std::string plan_label(const Recommendation& rec) {
+    if (rec.placement.empty())
+        return rec.count > 1 ? fmt::format("{} x {}", rec.count, rec.gpu->id)
+                             : std::string(rec.gpu->id);
+    std::string out;
+    for (const Placement& p : rec.placement) {
+        if (!out.empty()) out += " + ";
+        out += p.gpu->id;
+    }
+    return out;
+}
+
+Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
+                            const RankOptions& options) {
+    const auto n = static_cast<std::int64_t>(cards.size());
+    const bool uniform =
+        std::all_of(cards.begin(), cards.end(), [&](const Gpu* g) { return g == cards.front(); });
+    if (uniform) return evaluate_plan(base, *cards.front(), n, options);
+
+    std::vector<std::uint64_t> usable;
+    for (const Gpu* g : cards) usable.push_back(usable_memory(*g, options.os));
+    const auto tightest = [&](const std::vector<std::uint64_t>& need) {
+        std::size_t at = 0;
+        for (std::size_t i = 1; i < cards.size(); ++i)
+            if (static_cast<double>(usable[i]) - static_cast<double>(need[i]) <
+                static_cast<double>(usable[at]) - static_cast<double>(need[at]))
+                at = i;
+        return at;
+    };
+    std::vector<std::string> notes;
+    const bool one_vendor = std::all_of(cards.begin(), cards.end(), [&](const Gpu* g) {
+        return g->vendor == cards.front()->vendor;
+    });
+    if (!one_vendor)
+        notes.push_back(
+            "cards of different vendors in one box: each runs its own software stack (CUDA, ROCm, "
+            "oneAPI); answered as if one engine drove them all, which only llama.cpp's Vulkan or "
+            "RPC backends do");
+
+    Workload w = base;
+    w.gpus = n;
+    w.engine = plan_engine(base, *cards.front());
+    const bool layer_split = !w.trains() && !w.is_fixed() && w.engine != nullptr &&
+                             w.engine->multi_gpu == MultiGpu::Layers &&
+                             n <= w.model.arch.total_layers();
+    Recommendation rec;
+    if (layer_split) {
+        // The whole model on one card, then its layers (weights, KV cache,
+        // adapters) spread by free memory; each card keeps its own runtime
+        // and compute buffers.
+        Workload one = w;
+        one.gpus = 1;
+        one.parallel = Parallel::None;
+        const MemoryEstimate whole = estimate(one);
+        const double per_layer_kinds =
+            static_cast<double>(whole.get(&Components::weights) + whole.get(&Components::kv_cache) +
+                                whole.get(&Components::adapters));
+        const double fixed = static_cast<double>(whole.per_gpu_bytes) - per_layer_kinds;
+        const std::int64_t layers = w.model.arch.total_layers();
+        std::vector<double> free(cards.size());
+        double free_sum = 0;
+        for (std::size_t i = 0; i < cards.size(); ++i) {
+            free[i] = std::max(static_cast<double>(usable[i]) - fixed, 1.0);
+            free_sum += free[i];
+        }
+        // Largest remainder: every layer on exactly one card.
+        std::vector<std::int64_t> count(cards.size());
+        std::vector<std::pair<double, std::size_t>> rest;
+        std::int64_t placed = 0;
+        for (std::size_t i = 0; i < cards.size(); ++i) {
+            const double exact = static_cast<double>(layers) * free[i] / free_sum;
+            count[i] = static_cast<std::int64_t>(std::floor(exact));
+            placed += count[i];
+            rest.emplace_back(exact - std::floor(exact), i);
+        }
+        std::sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        for (std::size_t k = 0; placed < layers && k < rest.size(); ++k, ++placed)
+            ++count[rest[k].second];
+        std::vector<std::uint64_t> need(cards.size());
+        std::vector<SplitStage> stages;
+        for (std::size_t i = 0; i < cards.size(); ++i) {
+            const double share = static_cast<double>(count[i]) / static_cast<double>(layers);
+            need[i] = static_cast<std::uint64_t>(std::llround(fixed + per_layer_kinds * share));
+            rec.placement.push_back({cards[i], count[i], share, need[i], usable[i]});
+            stages.push_back({cards[i], share});
+        }
+        const std::size_t at = tightest(need);
+        rec.gpu = cards[at];
+        rec.count = n;
+        rec.strategy = Parallel::Pp;
+        rec.engine = w.engine;
+        // The bounding card's share of each component.
+        rec.memory = whole;
+        const double share = rec.placement[at].share;
+        std::uint64_t sum = 0;
+        for (std::size_t k = 0; k < kComponentNames.size(); ++k) {
+            const auto member = kComponentNames[k].member;
+            const bool split = member == &Components::weights || member == &Components::kv_cache ||
+                               member == &Components::adapters;
+            if (split)
+                rec.memory.bytes[k] = static_cast<std::uint64_t>(
+                    std::llround(static_cast<double>(rec.memory.bytes[k]) * share));
+            sum += rec.memory.bytes[k];
+        }
+        rec.memory.per_gpu_bytes = sum;
+        rec.memory.total_bytes = std::accumulate(need.begin(), need.end(), std::uint64_t{0});
+        w.parallel = Parallel::Pp;
+        rec.price_usd = box_price(cards);
+        const HostPlatform* host = platform_for(*rec.gpu, n, options);
+        const double system =
+            rec.price_usd > 0
+                ? rec.price_usd + (host && !options.have_host ? host->usd.value_or(0.0) : 0.0)
+                : 0.0;
+        notes.insert(notes.begin(),
+                     fmt::format("mixed box: {} layers split by free memory, as llama.cpp's "
+                                 "--tensor-split does; a token passes every card in turn",
+                                 layers));
+        complete_plan(
+            rec, w, options, true,
+            estimate_split_performance(w, whole, stages, options.job,
+                                       system > 0 ? std::optional<double>(system) : std::nullopt));
+    } else {
+        // Equal shards: the smallest card bounds memory, the slowest the speed.
+        std::size_t small = 0, slow = 0;
+        for (std::size_t i = 1; i < cards.size(); ++i) {
+            if (usable[i] < usable[small]) small = i;
+            if (cards[i]->memory_bandwidth_gbps < cards[slow]->memory_bandwidth_gbps) slow = i;
+        }
+        rec = evaluate_plan(base, *cards[small], n, options);
+        if (slow != small)
+            rec.performance = evaluate_plan(base, *cards[slow], n, options).performance;
+        for (std::size_t i = 0; i < cards.size(); ++i)
+            rec.placement.push_back(
+                {cards[i], 0, 1.0 / static_cast<double>(n), rec.memory.per_gpu_bytes, usable[i]});
+        notes.insert(notes.begin(),
+                     fmt::format("mixed box: {} gives every card an equal shard, so the smallest "
+                                 "card ({}) bounds memory and the slowest ({}) the speed",
+                                 w.trains() ? std::string(to_string(rec.strategy))
+                                            : std::string(w.engine ? w.engine->id : "the engine"),
+                                 cards[small]->id, cards[slow]->id));
+    }
+    rec.price_usd = box_price(cards);
+    rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
+    for (auto& note : notes) rec.warnings.insert(rec.warnings.begin(), std::move(note));
+    return rec;
 }
 
 }  // namespace gpuadvise

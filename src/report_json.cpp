@@ -154,6 +154,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         .field("strategy", to_string(r.strategy))
         .end_object();
     j.field("fits", r.fits);
+    j.field("fit", fit_word(r));
     j.field("per_gpu_bytes", r.memory.per_gpu_bytes);
     j.field("usable_bytes", r.usable_bytes);
     j.field("memory_bytes", g.memory_bytes);
@@ -186,6 +187,27 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.value(r.engine->id);
     else
         j.null();
+    j.key("topology").begin_object();
+    j.field("kind", kTopologyKinds.name(r.topology.kind)).field("p2p", r.topology.p2p);
+    j.field("domains", r.topology.domains).end_object();
+    j.key("placement");
+    if (r.placement.empty()) {
+        j.null();
+    } else {
+        j.begin_array();
+        for (const Placement& p : r.placement) {
+            j.begin_object().field("gpu", p.gpu->id);
+            j.key("layers");
+            if (p.layers > 0)
+                j.value(p.layers);
+            else
+                j.null();
+            j.field("share", std::round(p.share * 10000.0) / 10000.0);
+            j.field("bytes", p.bytes).field("usable_bytes", p.usable_bytes);
+            j.field("fits", p.bytes <= p.usable_bytes).end_object();
+        }
+        j.end_array();
+    }
     j.field("score", std::isfinite(r.score) ? std::round(r.score * 1000.0) / 1000.0 : 0.0);
     j.key("performance");
     write_performance(j, r.performance);
@@ -293,8 +315,25 @@ void write_gpu(json::Writer& j, const Gpu& g) {
     j.end_object();
 }
 
+void write_launch(json::Writer& j, const Launch* launch) {
+    if (!launch) return;
+    j.key("launch").begin_object();
+    j.field("tool", kLaunchKinds.name(launch->kind)).field("program", launch->tool);
+    j.field("command", launch->command);
+    j.key("config");
+    if (launch->config_name.empty())
+        j.null();
+    else
+        j.begin_object()
+            .field("file", launch->config_name)
+            .field("text", launch->config)
+            .end_object();
+    strings(j, "notes", launch->notes);
+    j.end_object();
+}
+
 std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Recommendation* plan,
-                          bool pretty) {
+                          const Launch* launch, bool pretty) {
     std::string out;
     json::Writer j(out, pretty);
     j.begin_object();
@@ -310,6 +349,7 @@ std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Reco
         j.key("plan");
         write_recommendation(j, *plan, 1);
     }
+    write_launch(j, launch);
     j.end_object();
     return out;
 }
@@ -317,7 +357,7 @@ std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Reco
 std::string recommend_json(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, const std::optional<DocumentPick>& pick,
-                           bool pretty) {
+                           const Launch* launch, bool pretty) {
     std::string out;
     json::Writer j(out, pretty);
     j.begin_object();
@@ -342,11 +382,13 @@ std::string recommend_json(const Workload& w, const MemoryEstimate& m,
     } else {
         j.null();
     }
+    write_launch(j, launch);
     j.end_object();
     return out;
 }
 
-std::string check_json(const Workload& w, const Recommendation& rec, bool pretty) {
+std::string check_json(const Workload& w, const Recommendation& rec, const Launch* launch,
+                       bool pretty) {
     std::string out;
     json::Writer j(out, pretty);
     j.begin_object();
@@ -357,6 +399,7 @@ std::string check_json(const Workload& w, const Recommendation& rec, bool pretty
     write_memory(j, rec.memory);
     j.key("check");
     write_recommendation(j, rec, 1);
+    write_launch(j, launch);
     j.end_object();
     return out;
 }

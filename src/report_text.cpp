@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
 #include <cmath>
 
 #include "gpuadvise/build_sheet.hpp"
@@ -63,8 +64,42 @@ std::string format_rate(const std::optional<double>& v) {
     return *r >= 100 ? fmt::format("{:.0f}", *r) : fmt::format("{:.3g}", *r);
 }
 
+std::string memory_bar(const MemoryEstimate& m, std::uint64_t usable, Bars bars,
+                       std::size_t cells) {
+    if (bars == Bars::None || cells == 0) return "";
+    const bool ascii = bars == Bars::Ascii;
+    // weights, KV cache, everything else, free
+    const std::array<std::string_view, 4> glyph =
+        ascii ? std::array<std::string_view, 4>{"#", "=", "+", "."}
+              : std::array<std::string_view, 4>{"\u2588", "\u2593", "\u2592", "\u2591"};
+    const double cap = static_cast<double>(std::max(usable, m.per_gpu_bytes));
+    if (cap <= 0) return std::string();
+    const double weights = static_cast<double>(m.get(&Components::weights));
+    const double kv = static_cast<double>(m.get(&Components::kv_cache));
+    const double rest = static_cast<double>(m.per_gpu_bytes) - weights - kv;
+    // Cumulative boundaries rounded once, so the cells add up to the width.
+    const double n = static_cast<double>(cells);
+    const std::array<std::size_t, 3> edge{
+        static_cast<std::size_t>(std::lround(weights / cap * n)),
+        static_cast<std::size_t>(std::lround((weights + kv) / cap * n)),
+        static_cast<std::size_t>(std::lround((weights + kv + std::max(rest, 0.0)) / cap * n))};
+    std::string out;
+    for (std::size_t i = 0; i < cells; ++i)
+        out += glyph[i < edge[0] ? 0 : i < edge[1] ? 1 : i < edge[2] ? 2 : 3];
+    if (m.per_gpu_bytes > usable) out += "!";  // over the card: the bar is the need
+    return out;
+}
+
+std::string bars_legend(Bars bars) {
+    if (bars == Bars::None) return "";
+    if (bars == Bars::Ascii)
+        return "Use: # weights  = KV cache  + other  . free (of usable memory; ! over it)\n";
+    return "Use: \u2588 weights  \u2593 KV cache  \u2592 other  \u2591 free (of usable memory; ! "
+           "over it)\n";
+}
+
 Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,
-                            std::size_t top) {
+                            std::size_t top, const Style& style) {
     const bool job = !recs.empty() && recs.front().performance.job_cost_usd.has_value();
     const bool serving = !w.trains() && !w.is_fixed();
     Table t;
@@ -80,6 +115,8 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
                  {"Price", true, 4},
                  {"System", true, 4}};
     if (serving) t.columns.push_back({"Engine", false, 6});
+    const bool bars = style.bars != Bars::None;
+    if (bars) t.columns.push_back({"Use", false, 5});
     const bool cost_column = job || serving;
     if (cost_column) t.columns.push_back({job ? "Job $" : "$/Mtok", true, 6});
     t.columns.push_back({"Reason", false, 7, true});
@@ -91,7 +128,7 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
             std::to_string(i + 1),
             std::string(g.id),
             std::to_string(r.count),
-            r.fits ? "yes" : "no",
+            std::string(fit_word(r)),
             fmt::format("{:.1f} GiB", gib(r.memory.per_gpu_bytes)),
             fmt::format("{:.0f} GiB", gib(g.memory_bytes)),
             fmt::format("{:.1f} GiB",
@@ -101,6 +138,7 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
             r.price_usd > 0 ? fmt::format("${:.0f}", r.price_usd) : "-",
             r.total_usd > 0 ? fmt::format("${:.0f}", r.total_usd) : "-"};
         if (serving) row.emplace_back(r.engine ? std::string(r.engine->id) : "-");
+        if (bars) row.push_back(memory_bar(r.memory, r.usable_bytes, style.bars));
         if (cost_column) row.push_back(cost ? "$" + format_rate(cost) : "-");
         row.push_back(r.reasons.empty() ? "" : r.reasons.front());
         t.rows.push_back(std::move(row));
@@ -321,7 +359,7 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, std::size_t catalog_size, Format format,
                            const Style& style) {
-    const Table ranked = recommendations_table(w, recs, top);
+    const Table ranked = recommendations_table(w, recs, top, style);
     if (format == Format::Csv) return render_csv(ranked);
     std::string out = heading("Workload", format, style);
     out += format == Format::Markdown ? "```\n" + workload_text(w) + "```\n\n"
@@ -334,12 +372,11 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                     std::min(top, recs.size()), catalog_size, fitting),
         format, style);
     out += render(ranked, format, style);
+    if (format == Format::Table) out += bars_legend(style.bars);
     if (!recs.empty() && top > 0) {
         const Recommendation& best = recs.front();
         const BuildSheet b = build_sheet(*best.gpu, best.count, best.platform);
-        out += "\n" + heading(fmt::format("Build sheet for #1 ({}{})",
-                                          best.count > 1 ? fmt::format("{} x ", best.count) : "",
-                                          best.gpu->id),
+        out += "\n" + heading(fmt::format("Build sheet for #1 ({})", sanitize(plan_label(best))),
                               format, style);
         const std::string bullet = format == Format::Markdown ? "- " : "  ";
         if (!b.platform.empty())
@@ -415,6 +452,33 @@ std::string explain_text(const std::vector<Recommendation>& recs, std::size_t to
     return out;
 }
 
+std::string launch_text(const Launch& l, std::string_view title, Format format,
+                        const Style& style) {
+    std::string out = "\n" + heading(fmt::format("Launch ({}{})", l.tool,
+                                                 title.empty() ? "" : fmt::format(", {}", title)),
+                                     format, style);
+    const bool md = format == Format::Markdown;
+    if (!l.config_name.empty()) {
+        out += md ? fmt::format("`{}`:\n```\n{}```\n", l.config_name, l.config)
+                  : fmt::format("# {}\n{}\n", l.config_name, l.config);
+    }
+    out += md ? fmt::format("```sh\n{}\n```\n", l.command) : l.command + "\n";
+    for (const auto& n : l.notes) out += fmt::format("{}note: {}\n", md ? "- " : "  ", n);
+    return out;
+}
+
+std::string placement_text(const Recommendation& rec, Format format, const Style& style) {
+    if (rec.placement.empty() || format == Format::Csv) return "";
+    Table t;
+    t.columns = {{"Card", false, 0}, {"Layers", true, 0}, {"Share", true, 0},
+                 {"Needs", true, 0}, {"Usable", true, 0}, {"Fits", false, 0}};
+    for (const Placement& p : rec.placement)
+        t.rows.push_back({sanitize(p.gpu->id), p.layers > 0 ? std::to_string(p.layers) : "-",
+                          fmt::format("{:.0f} %", 100.0 * p.share), format_gib(p.bytes),
+                          format_gib(p.usable_bytes), p.bytes <= p.usable_bytes ? "yes" : "no"});
+    return "\n" + heading("Placement", format, style) + render(t, format, style);
+}
+
 std::string check_text(const Recommendation& rec, Format format, const Style& style) {
     const std::string id = sanitize(rec.gpu->id);
     if (format != Format::Table) {
@@ -428,13 +492,17 @@ std::string check_text(const Recommendation& rec, Format format, const Style& st
                           rec.reasons.empty() ? "" : rec.reasons.front()});
         return render(t, format, style);
     }
-    const std::string count = rec.count > 1 ? fmt::format("{} x ", rec.count) : "";
+    const std::string label = sanitize(plan_label(rec));
+    const std::string box = placement_text(rec, format, style);
     if (rec.fits)
-        return fmt::format("fits: {}{} needs {} per GPU of {} usable\n", count, id,
-                           format_gib(rec.memory.per_gpu_bytes), format_gib(rec.usable_bytes));
+        return fmt::format("fits{}: {} needs {} per GPU of {} usable{}\n",
+                           rec.tight ? " (tight)" : "", label, format_gib(rec.memory.per_gpu_bytes),
+                           format_gib(rec.usable_bytes),
+                           rec.placement.empty() ? "" : " on the tightest card") +
+               box;
     std::string why;
     for (const auto& r : rec.reasons) why += (why.empty() ? "" : "; ") + sanitize(r);
-    return fmt::format("does not fit: {}{}: {}\n", count, id, why);
+    return fmt::format("does not fit: {}: {}\n", label, why) + box;
 }
 
 }  // namespace gpuadvise

@@ -155,6 +155,7 @@ class Resolver {
             const ModelPreset* p = looks_like_size(text) ? nullptr : find_preset(presets_, text);
             if (p) {
                 m.name = p->id;
+                m.hf_repo = p->hf_repo;
                 m.origin = ModelOrigin::Preset;
                 m.arch = p->arch;
             } else {
@@ -519,7 +520,7 @@ class Resolver {
                     fmt::format("{} {} is a training strategy; use tp or pp for inference",
                                 a.from(), to_string(w_.parallel)));
         } else if (w_.gpus > 1) {
-            w_.parallel = training ? Parallel::Fsdp : Parallel::Tp;
+            w_.parallel = default_parallel(w_);
             assume(fmt::format("parallel={} across {} GPUs", to_string(w_.parallel), w_.gpus));
         }
         const Architecture& a = w_.model.arch;
@@ -550,6 +551,10 @@ class Resolver {
 Workload resolve_workload(const Request& request, const ModelInputs& inputs,
                           const std::vector<ModelPreset>& presets) {
     return Resolver(request, inputs, presets).run();
+}
+
+Parallel default_parallel(const Workload& w) {
+    return w.trains() ? Parallel::Fsdp : Parallel::Tp;
 }
 
 }  // namespace gpuadvise

@@ -68,6 +68,7 @@ enum class Field : std::uint8_t {
     Segment,
     Region,
     Explain,
+    Emit,
     // listing the catalog
     MinMemory,
     MinBandwidth,
@@ -76,6 +77,7 @@ enum class Field : std::uint8_t {
     // output and data
     Format,
     Color,
+    Ascii,
     Json,
     Verbose,
     Catalog,

@@ -5,6 +5,7 @@
 // by FLOPs at a share of dense tensor peak; multi-GPU plans add communication
 // over the plan's real links. Engine efficiencies live in data/engines.json.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,40 @@ double training_mfu(std::int64_t hidden);
 // The links between `count` cards of `gpu` on one host, as the model uses them.
 // `platform` (may be null) caps the PCIe lanes each card gets (x8/x8 desktops).
 PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform = nullptr);
+
+// How a plan's cards are joined, for the JSON and the table: the kind of the
+// slowest hop, whether cards reach each other's memory directly (P2P), and
+// how many high-speed link domains the plan spans (1 when it is one).
+enum class TopologyKind : std::uint8_t { Single, Switch, Mesh, Bridge, PcieP2p, PcieHost, Unified };
+inline constexpr auto kTopologyKinds =
+    make_enum_table<TopologyKind>({{TopologyKind::Single, "single"},
+                                   {TopologyKind::Switch, "switch"},
+                                   {TopologyKind::Mesh, "mesh"},
+                                   {TopologyKind::Bridge, "bridge"},
+                                   {TopologyKind::PcieP2p, "pcie-p2p"},
+                                   {TopologyKind::PcieHost, "pcie-host"},
+                                   {TopologyKind::Unified, "unified"}});
+struct Topology {
+    TopologyKind kind = TopologyKind::Single;
+    bool p2p = true;
+    std::int64_t domains = 1;
+};
+Topology plan_topology(const Gpu& gpu, std::int64_t count);
+
+// One stage of a layer split over different cards: the card and its share
+// of the model's layers (the shares add up to 1).
+struct SplitStage {
+    const Gpu* gpu = nullptr;
+    double share = 0;
+};
+// Inference with the layers split over `stages` (a mixed box, as llama.cpp's
+// --tensor-split places them): a token passes every stage in turn, so decode
+// and prefill times are the sum of the stages' times. `whole` is the one-GPU
+// estimate of the workload; `price_usd` what the whole box costs.
+Performance estimate_split_performance(const Workload& workload, const MemoryEstimate& whole,
+                                       std::span<const SplitStage> stages,
+                                       const JobOptions& job = {},
+                                       std::optional<double> price_usd = std::nullopt);
 
 // `workload.gpus` cards of `gpu`, with `memory` the per-GPU estimate;
 // `price_usd` is what the whole plan costs (GPUs and host), for job costs;

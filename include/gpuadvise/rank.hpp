@@ -5,6 +5,7 @@
 // rules reject, warn and adjust, and the survivors are ordered by --rank-by.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,15 @@ struct RankOptions {
     std::size_t describe_top = SIZE_MAX;
 };
 
+// One card of a mixed box and what it holds.
+struct Placement {
+    const Gpu* gpu = nullptr;
+    std::int64_t layers = 0;  // layer split; 0 when every card holds an equal shard
+    double share = 0;         // of the model (layers / total layers, or 1 / cards)
+    std::uint64_t bytes = 0;  // what it must hold
+    std::uint64_t usable_bytes = 0;
+};
+
 struct Recommendation {
     const Gpu* gpu = nullptr;
     std::int64_t count = 1;
@@ -55,12 +65,19 @@ struct Recommendation {
     Performance performance;
     std::uint64_t usable_bytes = 0;  // per GPU
     bool fits = false;
+    // Fits, but with less headroom than the estimate's uncertainty (the
+    // thin-headroom rule): ranked after every comfortable fit.
+    bool tight = false;
     std::int64_t headroom_bytes = 0;  // usable - needed, per GPU (negative when it does not fit)
     double price_usd = 0;             // the plan's cards; 0 when a price is unknown
     const HostPlatform* platform = nullptr;  // what the cards go into; null: nothing holds them
     double platform_usd = 0;         // 0 with --have-host or when the platform's price is unknown
     double total_usd = 0;            // cards + platform; 0 when a card's price is unknown
     const Engine* engine = nullptr;  // inference: the engine the plan runs
+    Topology topology;
+    // A box of different cards (--gpu a,b): each card's part. `gpu` is then
+    // the card that bounds the plan and `memory` its share.
+    std::vector<Placement> placement;
     double score = 0;
     double score_factor = 1;  // the product of the score rules that fired
     std::vector<RuleHit> fired;
@@ -77,6 +94,23 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
                              const RankOptions& options, const MemoryEstimate* single = nullptr,
                              bool describe = true);
 
+// Scores closer than this are a tie: the speed model's own error is larger.
+inline constexpr double kScoreTie = 0.05;
+
+// The most cards one --gpu list may name (more than any platform holds).
+inline constexpr std::int64_t kMaxBoxGpus = 64;
+
+// A plan on one box of the given cards (--gpu a,b,c or the detected cards).
+// Cards of one kind are evaluate_plan; different cards split the layers in
+// proportion to each card's free memory when the engine splits layers
+// (llama.cpp's default --tensor-split), and give every card an equal shard
+// otherwise (tensor parallel, DDP/FSDP), bounded by the smallest and the
+// slowest card.
+Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
+                            const RankOptions& options);
+// "rtx-3090 + rtx-3060-12gb" or "2 x rtx-3090".
+std::string plan_label(const Recommendation& rec);
+
 // The source document's own pick for a --task (data/tasks.json), set beside
 // ours: where it ranks and, described, why.
 struct DocumentPick {
@@ -89,7 +123,12 @@ std::optional<DocumentPick> document_pick(const Workload& workload, const Catalo
                                           const std::vector<Recommendation>& ranked,
                                           const RankOptions& options);
 
-// Every card's best plan, fitting ones first in score order, ties broken by id.
+// "yes", "tight" or "no".
+std::string_view fit_word(const Recommendation& rec);
+
+// Every card's best plan: comfortable fits first, then tight ones, each in
+// score order; under --rank-by value or cost a cheaper system moves above a
+// dearer one whose score is within kScoreTie of it; then the misses.
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,
                                  const RankOptions& options);
 

@@ -9,6 +9,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/json.hpp"
+#include "gpuadvise/launch.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/workload.hpp"
@@ -28,17 +29,20 @@ void write_recommendation(json::Writer& w, const Recommendation& r, std::size_t 
 void write_gpu(json::Writer& w, const Gpu& g);
 
 // `gpuadvise estimate --json`, optionally with one card's plan.
+// `launch` (--emit) adds a "launch" object to the three documents below.
 std::string estimate_json(const Workload& w, const MemoryEstimate& m,
-                          const Recommendation* plan = nullptr, bool pretty = true);
+                          const Recommendation* plan = nullptr, const Launch* launch = nullptr,
+                          bool pretty = true);
 // `gpuadvise --json` and `compare --json`; `pick` is the document's own pick
 // for a --task (null otherwise).
 std::string recommend_json(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options,
                            const std::optional<DocumentPick>& pick = std::nullopt,
-                           bool pretty = true);
+                           const Launch* launch = nullptr, bool pretty = true);
 // `gpuadvise check --json`.
-std::string check_json(const Workload& w, const Recommendation& rec, bool pretty = true);
+std::string check_json(const Workload& w, const Recommendation& rec, const Launch* launch = nullptr,
+                       bool pretty = true);
 std::string gpus_json(const Catalog& catalog, const std::vector<const Gpu*>& gpus);
 std::string gpu_show_json(const Gpu& g);
 std::string models_json(const std::vector<ModelPreset>& presets);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/launch.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/table.hpp"
@@ -18,7 +19,7 @@ namespace gpuadvise {
 std::string format_rate(const std::optional<double>& v);
 
 Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,
-                            std::size_t top);
+                            std::size_t top, const Style& style = {});
 Table memory_table(const MemoryEstimate& m);
 Table gpus_table(const std::vector<const Gpu*>& gpus);
 Table gpu_detail_table(const Gpu& g);
@@ -37,6 +38,14 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const Style& style);
 // One plan's reasons, warnings and tips as lines (estimate --gpu).
 std::string plan_notes_text(const Recommendation& rec, Format format);
+// --emit's command (and config file) as text; `title` names the plan.
+std::string launch_text(const Launch& l, std::string_view title, Format format, const Style& style);
+// A mixed box's cards and what each holds ("" for one kind of card).
+std::string placement_text(const Recommendation& rec, Format format, const Style& style);
+// A bar of `cells` cells: the estimate's weights, KV cache and the rest
+// against the card's usable memory ("" with Bars::None).
+std::string memory_bar(const MemoryEstimate& m, std::uint64_t usable, Bars bars,
+                       std::size_t cells = 10);
 // The source document's pick beside ours (--task).
 std::string document_pick_text(const DocumentPick& pick, const std::vector<Recommendation>& recs,
                                Format format);

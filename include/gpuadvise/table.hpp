@@ -34,9 +34,13 @@ struct Table {
     std::vector<std::vector<std::string>> rows;
 };
 
+// Memory bars in the ranked table: only on a terminal (a person looking),
+// Unicode blocks unless --ascii or the locale is not UTF-8.
+enum class Bars : std::uint8_t { None, Unicode, Ascii };
 struct Style {
     std::size_t width = 0;  // 0 = unlimited (not a terminal)
     bool color = false;
+    Bars bars = Bars::None;
 };
 
 std::string render_aligned(const Table& table, const Style& style);

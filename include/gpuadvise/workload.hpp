@@ -141,7 +141,8 @@ struct ModelInputs {
 };
 
 struct Model {
-    std::string name;  // as given: "8B", "llama-3.1-8b", "config.json", a file, or a task id
+    std::string name;     // as given: "8B", "llama-3.1-8b", "config.json", a file, or a task id
+    std::string hf_repo;  // a preset's Hugging Face repository ("" otherwise)
     ModelOrigin origin = ModelOrigin::Size;
     Architecture arch;
     std::uint64_t params = 0;                   // total parameters
@@ -195,5 +196,9 @@ Workload resolve_workload(const Request& request, const ModelInputs& inputs,
                           const std::vector<ModelPreset>& presets);
 
 std::string lora_targets_text(const Workload& w);
+
+// The strategy of a multi-GPU workload the user did not choose one for:
+// sharding for training, tensor parallel for inference.
+Parallel default_parallel(const Workload& w);
 
 }  // namespace gpuadvise

@@ -15,6 +15,7 @@
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/json.hpp"
+#include "gpuadvise/launch.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
@@ -137,12 +138,65 @@ std::vector<std::string> local_gpu_ids(const Catalog& catalog, std::string_view 
     return ids;
 }
 
-const Gpu& target_gpu(Context& ctx) {
+// The box --gpu describes: one card named `--gpus` times, a list of cards
+// ("rtx-3090,rtx-3060-12gb"), or 'local': the cards detect finds (the first
+// --gpus of them when --gpus is given).
+std::vector<const Gpu*> target_cards(Context& ctx, Workload& w) {
     const auto& g = ctx.request.get(Field::Gpu);
+    const auto& given = ctx.request.get(Field::Gpus);
     const Catalog& catalog = ctx.catalog();
-    if (normalize_name(g->text) == "local")
-        return resolve_gpu(catalog, local_gpu_ids(catalog, g->origin).front(), g->origin);
-    return resolve_gpu(catalog, g->text, g->origin);
+    std::vector<std::string> names;
+    const bool local = normalize_name(g->text) == "local";
+    if (local) {
+        names = local_gpu_ids(catalog, g->origin);
+    } else if (g->text.find(',') == std::string::npos) {
+        names.push_back(g->text);
+    } else {
+        for (std::string_view rest = g->text;;) {
+            const std::size_t comma = rest.find(',');
+            const std::string_view name = trim(rest.substr(0, comma));
+            if (name.empty())
+                throw InputError(fmt::format(
+                    "{} {}: an empty name in the list; separate card names with single commas",
+                    g->origin, quote(g->text)));
+            names.emplace_back(name);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+    }
+    std::vector<const Gpu*> cards;
+    if (names.size() == 1 && !local) {
+        // One name (also an empty one, which resolve_gpu reports): --gpus copies of it.
+        cards.assign(static_cast<std::size_t>(w.gpus), &resolve_gpu(catalog, names[0], g->origin));
+        return cards;
+    }
+    if (given && !local && static_cast<std::size_t>(w.gpus) != names.size())
+        throw InputError(fmt::format("{} {} names {} cards but --gpus says {}; drop --gpus",
+                                     g->origin, quote(g->text), names.size(), w.gpus));
+    if (given && local && static_cast<std::size_t>(w.gpus) > names.size())
+        throw InputError(fmt::format("--gpus {}: this machine has {} cards in the catalog", w.gpus,
+                                     names.size()));
+    if (given && local) names.resize(static_cast<std::size_t>(w.gpus));
+    for (const auto& name : names) cards.push_back(&resolve_gpu(catalog, name, g->origin));
+    if (cards.size() > static_cast<std::size_t>(kMaxBoxGpus))
+        throw InputError(fmt::format("{} {} names {} cards; one box holds {} at most", g->origin,
+                                     quote(g->text), cards.size(), kMaxBoxGpus));
+    w.gpus = static_cast<std::int64_t>(cards.size());
+    if (w.gpus > 1 && w.parallel == Parallel::None) w.parallel = default_parallel(w);
+    return cards;
+}
+
+// --emit for a plan; nullopt without the flag. A plan that does not fit
+// has no launch to give.
+std::optional<Launch> emit_launch(const Context& ctx, const Workload& w,
+                                  const Recommendation* rec) {
+    const auto& e = ctx.request.get(Field::Emit);
+    if (!e) return std::nullopt;
+    const LaunchKind kind = kLaunchKinds.parse(e->text, e->origin);
+    if (!rec || !rec->fits)
+        throw InputError(
+            fmt::format("{} {}: no plan fits, so there is nothing to launch", e->origin, e->text));
+    return make_launch(w, *rec, kind, e->origin);
 }
 
 std::string with_newline(std::string s) {
@@ -166,12 +220,17 @@ int cmd_recommend(Context& ctx) {
     const MemoryEstimate memory = estimate(single);
     const auto recs = rank(w, catalog, options);
     const auto pick = document_pick(w, catalog, recs, options);
+    const auto launch = emit_launch(ctx, w, recs.empty() ? nullptr : &recs.front());
     if (ctx.json())
-        return ctx.emit(with_newline(recommend_json(single, memory, recs, top, options, pick)),
+        return ctx.emit(with_newline(recommend_json(single, memory, recs, top, options, pick,
+                                                    launch ? &*launch : nullptr)),
                         kExitOk);
     std::string out = recommend_text(single, memory, recs, top, options, catalog.gpus.size(),
                                      ctx.format, ctx.style);
     if (pick && ctx.format != Format::Csv) out += document_pick_text(*pick, recs, ctx.format);
+    if (launch && ctx.format != Format::Csv)
+        out +=
+            launch_text(*launch, "#1 " + sanitize(plan_label(recs.front())), ctx.format, ctx.style);
     if (ctx.request.flag(Field::Explain).value_or(false) && ctx.format != Format::Csv)
         out += explain_text(recs, top);
     return ctx.emit(out, kExitOk);
@@ -182,36 +241,51 @@ int cmd_estimate(Context& ctx) {
     const MemoryEstimate memory = estimate(w);
     if (!ctx.request.has(Field::Gpu)) {
         job_options(ctx.request);  // validated even without a card to time
+        if (const auto& e = ctx.request.get(Field::Emit))
+            throw InputError(fmt::format("{} {} launches a plan: add --gpu to say on which cards",
+                                         e->origin, e->text));
         if (ctx.json()) return ctx.emit(with_newline(estimate_json(w, memory)), kExitOk);
         if (ctx.format == Format::Csv) return ctx.emit(render_csv(memory_table(memory)), kExitOk);
         return ctx.emit(
             "Workload\n" + workload_text(w) + '\n' + memory_text(memory, w, ctx.format, ctx.style),
             kExitOk);
     }
-    RankOptions options = rank_options(ctx.request, w);
-    options.parallel = w.parallel;
-    const Gpu& gpu = target_gpu(ctx);
-    const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
-    if (ctx.json()) return ctx.emit(with_newline(estimate_json(w, memory, &rec)), kExitOk);
+    Workload box = w;
+    const auto cards = target_cards(ctx, box);
+    RankOptions options = rank_options(ctx.request, box);
+    if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
+    const Recommendation rec = evaluate_box(box, cards, options);
+    const auto launch = emit_launch(ctx, box, &rec);
+    if (ctx.json())
+        return ctx.emit(with_newline(estimate_json(w, memory, &rec, launch ? &*launch : nullptr)),
+                        kExitOk);
     if (ctx.format == Format::Csv)
         return ctx.emit(render_csv(performance_table(rec.performance)), kExitOk);
     std::string out = "Workload\n" + workload_text(w) + '\n' +
                       memory_text(memory, w, ctx.format, ctx.style) + '\n';
-    out += fmt::format("On {} x {} ({}): {}\n", w.gpus, sanitize(gpu.id), to_string(rec.strategy),
+    out += fmt::format("On {} ({}): {}\n", sanitize(plan_label(rec)), to_string(rec.strategy),
                        rec.fits ? "fits" : "does not fit");
     out += render(performance_table(rec.performance), ctx.format, ctx.style);
+    out += placement_text(rec, ctx.format, ctx.style);
     out += plan_notes_text(rec, ctx.format);
+    if (launch) out += launch_text(*launch, sanitize(plan_label(rec)), ctx.format, ctx.style);
     return ctx.emit(out, kExitOk);
 }
 
 int cmd_check(Context& ctx) {
-    const Workload w = resolve(ctx);
-    RankOptions options = rank_options(ctx.request, w);
-    const Gpu& gpu = target_gpu(ctx);
-    const Recommendation rec = evaluate_plan(w, gpu, w.gpus, options);
+    Workload w = resolve(ctx);
+    const auto cards = target_cards(ctx, w);
+    const RankOptions options = rank_options(ctx.request, w);
+    const Recommendation rec = evaluate_box(w, cards, options);
     const int code = rec.fits ? kExitOk : kExitNo;
-    if (ctx.json()) return ctx.emit(with_newline(check_json(w, rec)), code);
-    return ctx.emit(check_text(rec, ctx.format, ctx.style), code);
+    // A check that answers no has nothing to launch: the answer stands, --emit is ignored.
+    const auto launch = rec.fits ? emit_launch(ctx, w, &rec) : std::nullopt;
+    if (ctx.json())
+        return ctx.emit(with_newline(check_json(w, rec, launch ? &*launch : nullptr)), code);
+    std::string out = check_text(rec, ctx.format, ctx.style);
+    if (launch && ctx.format != Format::Csv)
+        out += launch_text(*launch, sanitize(plan_label(rec)), ctx.format, ctx.style);
+    return ctx.emit(out, code);
 }
 
 int cmd_compare(Context& ctx) {
@@ -376,6 +450,7 @@ constexpr std::uint16_t kWork = kModelGroup | kWorkloadGroup | kJobGroup | kHost
 constexpr std::uint16_t kOut = kOutputGroup | kCatalogGroup;
 
 constexpr Field kGpuField[] = {Field::Gpu};
+constexpr Field kEmitField[] = {Field::Emit};
 constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
 constexpr Positional kCompareArgs[] = {
     {"gpus", "GPUs to compare (ids, aliases or names; 'local' for this machine's)", true, true,
@@ -399,7 +474,7 @@ const Command kCommands[] = {
     {"estimate",
      "Print only the memory requirement (and, with --gpu, the speed on that card)",
      kWork | kOut | kGpuGroup,
-     {},
+     kEmitField,
      {},
      {},
      false,
@@ -407,7 +482,7 @@ const Command kCommands[] = {
     {"check",
      "Does the workload fit this GPU? Exit 0 yes, 1 no, 2 bad input",
      kWork | kOut | kGpuGroup,
-     {},
+     kEmitField,
      kGpuField,
      {},
      false,

@@ -44,6 +44,18 @@ Output resolve_output(const Request& r, bool stdout_is_terminal, Getenv getenv) 
                 width = value;
         }
         o.style.width = width > 0 ? width : 80;
+        // The locale decides whether the terminal draws UTF-8 blocks.
+        std::string_view locale;
+        for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"})
+            if (const char* v = getenv(name); v && *v) {
+                locale = v;
+                break;
+            }
+        const bool utf8 = locale.find("UTF-8") != std::string_view::npos ||
+                          locale.find("utf8") != std::string_view::npos ||
+                          locale.find("UTF8") != std::string_view::npos ||
+                          locale.find("utf-8") != std::string_view::npos;
+        o.style.bars = r.flag(Field::Ascii).value_or(false) || !utf8 ? Bars::Ascii : Bars::Unicode;
     }
     return o;
 }

@@ -1,0 +1,483 @@
+#include "gpuadvise/launch.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/units.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// The estimate's own uncertainty (docs/accuracy.md: memory p90 error about
+// 10 %) is the margin an emitted memory fraction keeps over the estimate.
+constexpr double kMemoryMargin = 0.10;
+// The most of a card an emitted fraction asks for: vLLM's and SGLang's own
+// guidance leaves a few per cent for the driver and other processes.
+constexpr double kMaxMemoryFraction = 0.95;
+
+std::string model_ref(const Workload& w, std::string_view placeholder) {
+    if (!w.model.hf_repo.empty()) return w.model.hf_repo;
+    if (w.model.origin == ModelOrigin::Gguf || w.model.origin == ModelOrigin::Safetensors)
+        return w.model.name;
+    return std::string(placeholder);
+}
+
+bool needs_placeholder(const Workload& w) {
+    return w.model.hf_repo.empty() && w.model.origin != ModelOrigin::Gguf &&
+           w.model.origin != ModelOrigin::Safetensors;
+}
+
+// The share of each card the serving engine may take: the estimate plus the
+// margin, never more than kMaxMemoryFraction.
+double memory_fraction(const Recommendation& rec) {
+    const double card = static_cast<double>(rec.gpu->memory_bytes);
+    if (card <= 0) return 0.9;
+    const double need = static_cast<double>(rec.memory.per_gpu_bytes) * (1.0 + kMemoryMargin);
+    return std::min(kMaxMemoryFraction, std::ceil(need / card * 100.0) / 100.0);
+}
+
+std::string dtype_name(Precision p) {
+    switch (p) {
+        case Precision::Bf16:
+            return "bfloat16";
+        case Precision::Fp16:
+            return "float16";
+        case Precision::Fp32:
+            return "float32";
+    }
+    return "auto";
+}
+
+// llama.cpp offloads every layer when -ngl exceeds the block count (the
+// output layer is the extra one: llama-model.cpp, n_gpu_layers > n_layer).
+std::int64_t all_gpu_layers(const Workload& w) {
+    return w.model.arch.total_layers() + 1;
+}
+
+std::string tensor_split(const Recommendation& rec) {
+    std::string out;
+    for (const Placement& p : rec.placement) {
+        if (!out.empty()) out += ',';
+        out += std::to_string(p.layers);
+    }
+    return out;
+}
+
+std::string lora_modules(const Workload& w) {
+    std::string out;
+    for (LoraTarget t : w.lora_targets) {
+        if (!out.empty()) out += ", ";
+        out += t == LoraTarget::LmHead ? "lm_head" : fmt::format("{}_proj", kLoraTargets.name(t));
+    }
+    return out;
+}
+
+// bitsandbytes and torch optimizer names in the training tools' configs.
+std::string_view axolotl_optimizer(Optimizer o) {
+    switch (o) {
+        case Optimizer::AdamW:
+            return "adamw_torch_fused";
+        case Optimizer::AdamW8bit:
+            return "adamw_bnb_8bit";
+        case Optimizer::PagedAdamW8bit:
+            return "paged_adamw_8bit";
+        case Optimizer::PagedAdamW32bit:
+            return "paged_adamw_32bit";
+        case Optimizer::Sgd:
+        case Optimizer::SgdMomentum:
+            return "sgd";
+        case Optimizer::Adafactor:
+            return "adafactor";
+        case Optimizer::Lion:
+            return "lion_8bit";
+    }
+    return "adamw_torch";
+}
+
+std::string_view torch_optimizer(Optimizer o) {
+    switch (o) {
+        case Optimizer::AdamW:
+            return "torch.optim.AdamW";
+        case Optimizer::AdamW8bit:
+            return "bitsandbytes.optim.AdamW8bit";
+        case Optimizer::PagedAdamW8bit:
+            return "bitsandbytes.optim.PagedAdamW8bit";
+        case Optimizer::PagedAdamW32bit:
+            return "bitsandbytes.optim.PagedAdamW32bit";
+        case Optimizer::Sgd:
+        case Optimizer::SgdMomentum:
+            return "torch.optim.SGD";
+        case Optimizer::Adafactor:
+            return "torch.optim.Adafactor";
+        case Optimizer::Lion:
+            return "bitsandbytes.optim.Lion8bit";
+    }
+    return "torch.optim.AdamW";
+}
+
+int zero_stage(Parallel p) {
+    switch (p) {
+        case Parallel::Zero2:
+            return 2;
+        case Parallel::Zero3:
+        case Parallel::Fsdp:
+            return 3;
+        default:
+            return 0;
+    }
+}
+
+bool inference_kind(LaunchKind k) {
+    return k == LaunchKind::Vllm || k == LaunchKind::Sglang || k == LaunchKind::TrtllmServe ||
+           k == LaunchKind::LlamaServer || k == LaunchKind::Ollama || k == LaunchKind::MlxLm;
+}
+
+// The engine each serving launch drives (data/engines.json ids).
+std::string_view launch_engine(LaunchKind k) {
+    switch (k) {
+        case LaunchKind::Vllm:
+            return "vllm";
+        case LaunchKind::Sglang:
+            return "sglang";
+        case LaunchKind::TrtllmServe:
+            return "tensorrt-llm";
+        case LaunchKind::LlamaServer:
+            return "llama.cpp";
+        case LaunchKind::Ollama:
+            return "ollama";
+        case LaunchKind::MlxLm:
+            return "mlx";
+        default:
+            return "";
+    }
+}
+
+LaunchKind auto_kind(const Workload& w, const Recommendation& rec, std::string_view what) {
+    if (w.trains()) return w.uses_lora() ? LaunchKind::Axolotl : LaunchKind::Accelerate;
+    const std::string_view engine = rec.engine ? rec.engine->id : "";
+    if (engine == "lm-studio") return LaunchKind::LlamaServer;  // LM Studio runs llama.cpp
+    for (LaunchKind k : {LaunchKind::Vllm, LaunchKind::Sglang, LaunchKind::TrtllmServe,
+                         LaunchKind::LlamaServer, LaunchKind::Ollama, LaunchKind::MlxLm})
+        if (launch_engine(k) == engine) return k;
+    throw InputError(fmt::format(
+        "{} auto: the plan's engine {} has no launch template; give --engine vllm, sglang, "
+        "tensorrt-llm, llama.cpp, ollama or mlx, or --emit one of those",
+        what, engine.empty() ? "(none)" : engine));
+}
+
+void serve_vllm(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "vllm serve";
+    std::string c = fmt::format("vllm serve {}", model_ref(w, "<model>"));
+    if (rec.count > 1 && rec.strategy == Parallel::Pp)
+        c += fmt::format(" --pipeline-parallel-size {}", rec.count);
+    else if (rec.count > 1)
+        c += fmt::format(" --tensor-parallel-size {}", rec.count);
+    c += fmt::format(" --max-model-len {} --max-num-seqs {} --gpu-memory-utilization {:.2f}", w.seq,
+                     w.batch, memory_fraction(rec));
+    c += fmt::format(" --dtype {}", dtype_name(w.precision));
+    const QuantFamily f = w.quant.family();
+    if (f == QuantFamily::Fp8) c += " --quantization fp8";
+    if (f == QuantFamily::Bnb4 || f == QuantFamily::Bnb8) c += " --quantization bitsandbytes";
+    if (f == QuantFamily::Awq || f == QuantFamily::Gptq)
+        l.notes.emplace_back(
+            "vLLM reads the AWQ/GPTQ scheme from the checkpoint's quantization_config (and picks "
+            "its Marlin kernels); point it at a quantised repository");
+    if (w.kv_dtype == KvDtype::Fp8) c += " --kv-cache-dtype fp8";
+    l.command = std::move(c);
+}
+
+void serve_sglang(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "sglang.launch_server";
+    std::string c =
+        fmt::format("python -m sglang.launch_server --model-path {}", model_ref(w, "<model>"));
+    if (rec.count > 1 && rec.strategy == Parallel::Pp)
+        c += fmt::format(" --pp-size {}", rec.count);
+    else if (rec.count > 1)
+        c += fmt::format(" --tp-size {}", rec.count);
+    c += fmt::format(" --context-length {} --max-running-requests {} --mem-fraction-static {:.2f}",
+                     w.seq, w.batch, memory_fraction(rec));
+    if (w.quant.family() == QuantFamily::Fp8) c += " --quantization fp8";
+    if (w.kv_dtype == KvDtype::Fp8) c += " --kv-cache-dtype fp8_e4m3";
+    l.command = std::move(c);
+}
+
+void serve_trtllm(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "trtllm-serve";
+    std::string c = fmt::format("trtllm-serve {}", model_ref(w, "<model>"));
+    if (rec.count > 1 && rec.strategy == Parallel::Pp)
+        c += fmt::format(" --pp_size {}", rec.count);
+    else if (rec.count > 1)
+        c += fmt::format(" --tp_size {}", rec.count);
+    // The KV pool is a share of the memory left after the weights: size it
+    // to the estimate's cache plus the margin.
+    const double kv = static_cast<double>(rec.memory.get(&Components::kv_cache));
+    const double left = static_cast<double>(rec.usable_bytes) -
+                        (static_cast<double>(rec.memory.per_gpu_bytes) - kv);
+    const double share = left > 0 ? std::clamp(kv * (1.0 + kMemoryMargin) / left, 0.05, 0.95) : 0.9;
+    c += fmt::format(
+        " --max_seq_len {} --max_batch_size {} --kv_cache_free_gpu_memory_fraction {:.2f}", w.seq,
+        w.batch, std::ceil(share * 100.0) / 100.0);
+    l.command = std::move(c);
+}
+
+void serve_llama(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "llama-server";
+    // llama-server gives each of its -np slots n_ctx / np tokens, so the
+    // context is the per-sequence length times the slots.
+    std::string c =
+        fmt::format("llama-server -m {} -ngl {} -c {} -np {}", model_ref(w, "<model>.gguf"),
+                    all_gpu_layers(w), w.seq * w.batch, w.batch);
+    if (!rec.placement.empty() && rec.strategy == Parallel::Pp)
+        c += fmt::format(" --split-mode layer --tensor-split {}", tensor_split(rec));
+    else if (rec.count > 1 && rec.strategy == Parallel::Tp)
+        c += " --split-mode row";
+    if (w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0) {
+        // A quantised V cache needs flash attention in llama.cpp.
+        const std::string_view t = kKvDtypes.name(w.kv_dtype);
+        c += fmt::format(" -fa on -ctk {} -ctv {}", t, t);
+    }
+    l.command = std::move(c);
+}
+
+void serve_ollama(Launch& l, const Workload& w, const Recommendation&) {
+    l.tool = "ollama";
+    l.config_name = "Modelfile";
+    // num_gpu is the number of layers Ollama offloads; num_ctx the context
+    // of one request (OLLAMA_NUM_PARALLEL multiplies the cache).
+    l.config = fmt::format("FROM {}\nPARAMETER num_ctx {}\nPARAMETER num_gpu {}\n",
+                           model_ref(w, "<model>"), w.seq, all_gpu_layers(w));
+    std::string env = fmt::format("OLLAMA_NUM_PARALLEL={}", w.batch);
+    if (w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0)
+        env += fmt::format(" OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={}",
+                           kKvDtypes.name(w.kv_dtype));
+    l.command = fmt::format(
+        "{} ollama serve & ollama create gpuadvise -f Modelfile && ollama run "
+        "gpuadvise",
+        env);
+}
+
+void serve_mlx(Launch& l, const Workload& w, const Recommendation&) {
+    l.tool = "mlx_lm.server";
+    l.command =
+        fmt::format("mlx_lm.server --model {} --max-tokens {}", model_ref(w, "<model>"), w.gen);
+}
+
+std::string precision_flag(const Workload& w) {
+    switch (w.precision) {
+        case Precision::Bf16:
+            return "bf16";
+        case Precision::Fp16:
+            return "fp16";
+        case Precision::Fp32:
+            return "no";
+    }
+    return "no";
+}
+
+std::string deepspeed_json(const Workload& w, int stage) {
+    std::string s = fmt::format(
+        "{{\n  \"train_micro_batch_size_per_gpu\": {},\n  \"gradient_accumulation_steps\": 1,\n",
+        w.batch);
+    s += fmt::format("  \"bf16\": {{\"enabled\": {}}},\n  \"fp16\": {{\"enabled\": {}}},\n",
+                     w.precision == Precision::Bf16, w.precision == Precision::Fp16);
+    s += fmt::format("  \"zero_optimization\": {{\n    \"stage\": {},\n", stage);
+    s += "    \"overlap_comm\": true,\n    \"contiguous_gradients\": true";
+    if (stage == 3) s += ",\n    \"stage3_gather_16bit_weights_on_model_save\": true";
+    s += "\n  },\n  \"gradient_clipping\": 1.0\n}\n";
+    return s;
+}
+
+void train_accelerate(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "accelerate launch";
+    l.config_name = "accelerate.yaml";
+    std::string type = "NO";
+    if (rec.count > 1) {
+        switch (rec.strategy) {
+            case Parallel::Fsdp:
+                type = "FSDP";
+                break;
+            case Parallel::Zero2:
+            case Parallel::Zero3:
+                type = "DEEPSPEED";
+                break;
+            default:
+                type = "MULTI_GPU";
+        }
+    }
+    std::string y = fmt::format(
+        "compute_environment: LOCAL_MACHINE\ndistributed_type: {}\nnum_machines: 1\n"
+        "num_processes: {}\nmixed_precision: {}\n",
+        type, rec.count, precision_flag(w));
+    if (type == "FSDP")
+        y += fmt::format(
+            "fsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n"
+            "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
+            "  fsdp_state_dict_type: SHARDED_STATE_DICT\n  fsdp_offload_params: false\n"
+            "  fsdp_activation_checkpointing: {}\n  fsdp_use_orig_params: true\n",
+            w.grad_ckpt);
+    if (type == "DEEPSPEED")
+        y += fmt::format(
+            "deepspeed_config:\n  zero_stage: {}\n  gradient_accumulation_steps: 1\n"
+            "  offload_optimizer_device: none\n  offload_param_device: none\n"
+            "  zero3_init_flag: {}\n",
+            zero_stage(rec.strategy), rec.strategy == Parallel::Zero3);
+    l.config = std::move(y);
+    l.command = "accelerate launch --config_file accelerate.yaml train.py";
+    l.notes.emplace_back(fmt::format(
+        "train.py is your training script; give it micro-batch {} per GPU, sequence length {}{}",
+        w.batch, w.seq, w.grad_ckpt ? " and gradient checkpointing" : ""));
+}
+
+void train_deepspeed(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "deepspeed";
+    l.config_name = "ds_config.json";
+    l.config = deepspeed_json(w, zero_stage(rec.strategy));
+    l.command =
+        fmt::format("deepspeed --num_gpus {} train.py --deepspeed ds_config.json", rec.count);
+}
+
+void train_torchrun(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "torchrun";
+    l.command = fmt::format("torchrun --standalone --nproc-per-node {} train.py", rec.count);
+    if (rec.strategy == Parallel::Fsdp || rec.strategy == Parallel::Zero3 ||
+        rec.strategy == Parallel::Zero2) {
+        l.config_name = "fsdp_settings.py";
+        const std::string dt = w.precision == Precision::Fp16 ? "torch.float16" : "torch.bfloat16";
+        l.config = fmt::format(
+            "# FSDP2 (torch.distributed.fsdp.fully_shard) settings for train.py\n"
+            "mp_policy = MixedPrecisionPolicy(param_dtype={0}, reduce_dtype={0})\n"
+            "for block in model.layers:  # one FSDP unit per decoder layer\n"
+            "    fully_shard(block, mp_policy=mp_policy, reshard_after_forward={1})\n"
+            "fully_shard(model, mp_policy=mp_policy)\n"
+            "activation_checkpointing = {2}\n"
+            "optimizer = {3}(model.parameters())\n",
+            dt, rec.strategy == Parallel::Zero2 ? "False" : "True", w.grad_ckpt ? "True" : "False",
+            torch_optimizer(w.optimizer));
+    }
+}
+
+void train_axolotl(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "axolotl train";
+    l.config_name = "gpuadvise.yml";
+    std::string y = fmt::format("base_model: {}\n", model_ref(w, "<model>"));
+    if (w.uses_lora()) {
+        y += fmt::format("adapter: {}\n", w.method == Method::Qlora ? "qlora" : "lora");
+        if (w.quant.family() == QuantFamily::Bnb4) y += "load_in_4bit: true\n";
+        if (w.quant.family() == QuantFamily::Bnb8) y += "load_in_8bit: true\n";
+        y += fmt::format("lora_r: {}\nlora_alpha: {}\nlora_dropout: 0.05\n", w.lora_rank,
+                         2 * w.lora_rank);
+        y += fmt::format("lora_target_modules: [{}]\n", lora_modules(w));
+    }
+    y += fmt::format("sequence_len: {}\nmicro_batch_size: {}\ngradient_accumulation_steps: 1\n",
+                     w.seq, w.batch);
+    y += fmt::format("gradient_checkpointing: {}\n{}: true\nflash_attention: {}\n", w.grad_ckpt,
+                     w.precision == Precision::Fp16 ? "fp16" : "bf16", w.flash_attn);
+    y += fmt::format("optimizer: {}\n", axolotl_optimizer(w.optimizer));
+    if (rec.count > 1 && (rec.strategy == Parallel::Zero2 || rec.strategy == Parallel::Zero3))
+        y += fmt::format("deepspeed: deepspeed_configs/zero{}.json\n", zero_stage(rec.strategy));
+    else if (rec.count > 1 && rec.strategy == Parallel::Fsdp)
+        y += "fsdp:\n  - full_shard\n  - auto_wrap\nfsdp_config:\n"
+             "  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n";
+    l.config = std::move(y);
+    l.command = "axolotl train gpuadvise.yml";
+    l.notes.emplace_back("add your datasets: and output_dir: to gpuadvise.yml");
+    if (rec.count > 1 && rec.strategy == Parallel::Fsdp)
+        l.notes.emplace_back(
+            "fsdp_transformer_layer_cls_to_wrap names the model's decoder layer class");
+}
+
+void train_torchtune(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "tune run";
+    const bool lora = w.uses_lora();
+    const bool one = rec.count == 1;
+    const std::string recipe = fmt::format("{}_finetune_{}", lora ? "lora" : "full",
+                                           one ? "single_device" : "distributed");
+    std::string c = one ? "tune run " : fmt::format("tune run --nproc_per_node {} ", rec.count);
+    c += fmt::format("{} --config <model>/{}{} batch_size={} gradient_accumulation_steps=1", recipe,
+                     w.method == Method::Qlora ? "qlora" : (lora ? "lora" : "full"),
+                     one ? "_single_device" : "", w.batch);
+    c += fmt::format(" tokenizer.max_seq_len={} enable_activation_checkpointing={}", w.seq,
+                     w.grad_ckpt ? "True" : "False");
+    if (lora)
+        c += fmt::format(" model.lora_rank={} model.lora_alpha={}", w.lora_rank, 2 * w.lora_rank);
+    c += fmt::format(" optimizer._component_={}", torch_optimizer(w.optimizer));
+    l.command = std::move(c);
+    l.notes.emplace_back("<model>/... is the recipe config for your model ('tune ls' lists them)");
+}
+
+}  // namespace
+
+Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind,
+                   std::string_view what) {
+    if (w.is_fixed())
+        throw InputError(fmt::format("{}: a --task requirement has no model to launch", what));
+    if (kind == LaunchKind::Auto) kind = auto_kind(w, rec, what);
+    const std::string_view name = kLaunchKinds.name(kind);
+    if (w.trains() && inference_kind(kind))
+        throw InputError(fmt::format(
+            "{} {} serves a model; for --method {} use accelerate, deepspeed, torchrun, axolotl "
+            "or torchtune",
+            what, name, to_string(w.method)));
+    if (!w.trains() && !inference_kind(kind))
+        throw InputError(
+            fmt::format("{} {} launches training; for inference use vllm, sglang, trtllm-serve, "
+                        "llama-server, ollama or mlx-lm",
+                        what, name));
+    if (inference_kind(kind)) {
+        const Engine* engine = find_engine(launch_engine(kind));
+        if (engine) {
+            const QuantFamily family =
+                w.model.origin == ModelOrigin::Gguf ? QuantFamily::Gguf : w.quant.family();
+            const EngineFit fit = engine_fit(*engine, *rec.gpu, family);
+            if (!fit.runs) throw InputError(fmt::format("{} {}: {}", what, name, fit.reason));
+        }
+    }
+    Launch l;
+    l.kind = kind;
+    switch (kind) {
+        case LaunchKind::Vllm:
+            serve_vllm(l, w, rec);
+            break;
+        case LaunchKind::Sglang:
+            serve_sglang(l, w, rec);
+            break;
+        case LaunchKind::TrtllmServe:
+            serve_trtllm(l, w, rec);
+            break;
+        case LaunchKind::LlamaServer:
+            serve_llama(l, w, rec);
+            break;
+        case LaunchKind::Ollama:
+            serve_ollama(l, w, rec);
+            break;
+        case LaunchKind::MlxLm:
+            serve_mlx(l, w, rec);
+            break;
+        case LaunchKind::Accelerate:
+            train_accelerate(l, w, rec);
+            break;
+        case LaunchKind::Deepspeed:
+            train_deepspeed(l, w, rec);
+            break;
+        case LaunchKind::Torchrun:
+            train_torchrun(l, w, rec);
+            break;
+        case LaunchKind::Axolotl:
+            train_axolotl(l, w, rec);
+            break;
+        case LaunchKind::Torchtune:
+            train_torchtune(l, w, rec);
+            break;
+        case LaunchKind::Auto:
+            break;
+    }
+    if (needs_placeholder(w))
+        l.notes.insert(l.notes.begin(),
+                       "replace <model> with the model's Hugging Face repository or local path");
+    return l;
+}
+
+}  // namespace gpuadvise
