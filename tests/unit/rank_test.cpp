@@ -68,8 +68,12 @@ TEST_CASE(
         else
             CHECK_FALSE(seen_miss);
     }
+    // Score order, but for value ties (kScoreTie) that went to the cheaper system.
     for (std::size_t i = 1; i < recs.size(); ++i)
-        if (recs[i].fits && recs[i - 1].fits) CHECK(recs[i - 1].score >= recs[i].score);
+        if (recs[i].fits && recs[i - 1].fits && recs[i].tight == recs[i - 1].tight)
+            CHECK((recs[i - 1].score >= recs[i].score ||
+                   (recs[i - 1].score >= recs[i].score * (1.0 - kScoreTie) &&
+                    recs[i - 1].total_usd < recs[i].total_usd)));
     const auto again = rank(w, c, {});
     for (std::size_t i = 0; i < recs.size(); ++i) CHECK(again[i].gpu->id == recs[i].gpu->id);
 }
@@ -155,4 +159,52 @@ TEST_CASE("Windows reserves display memory") {
     const Catalog c = parse_catalog(kTiny, "tiny");
     CHECK(usable_memory(c.gpus[1], Os::Windows) == c.gpus[1].memory_bytes - kGiB - kGiB / 2);
     CHECK(usable_memory(c.gpus[1], Os::Linux) == c.gpus[1].memory_bytes);
+}
+
+TEST_CASE("a mixed box splits layers by free memory and is bounded by its tightest card") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    Workload w = make("8B", "inference");
+    w.engine = find_engine("llama.cpp");
+    const Gpu* box[] = {&c.gpus[1], &c.gpus[0]};  // mid (24 GiB) + small (8 GiB)
+    const Recommendation r = evaluate_box(w, box, {});
+    REQUIRE(r.placement.size() == 2);
+    std::int64_t layers = 0;
+    for (const Placement& p : r.placement) layers += p.layers;
+    CHECK(layers == w.model.arch.total_layers());
+    CHECK(r.placement[0].layers > 2 * r.placement[1].layers);  // 24 vs 8 GiB, less the fixed parts
+    CHECK(r.fits);
+    for (const Placement& p : r.placement) CHECK(p.bytes <= p.usable_bytes);
+    CHECK(plan_label(r) == "mid + small");
+    // A token passes both cards: slower than the fast card alone would decode it.
+    const Recommendation alone = evaluate_plan(w, c.gpus[1], 1, {});
+    REQUIRE(alone.performance.decode_tokens_per_s);
+    CHECK(*r.performance.decode_tokens_per_s < *alone.performance.decode_tokens_per_s);
+    // The same card twice is an ordinary plan, with no placement.
+    const Gpu* same[] = {&c.gpus[1], &c.gpus[1]};
+    const Recommendation two = evaluate_box(w, same, {});
+    CHECK(two.placement.empty());
+    CHECK(two.count == 2);
+}
+
+TEST_CASE("a mixed box for training gives equal shards, sized by the smallest card") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    const Workload w = make("1B", "lora");
+    const Gpu* box[] = {&c.gpus[1], &c.gpus[0]};
+    const Recommendation r = evaluate_box(w, box, {});
+    REQUIRE(r.placement.size() == 2);
+    CHECK(r.gpu->id == "small");
+    CHECK(r.placement[0].bytes == r.placement[1].bytes);
+    CHECK(r.placement[0].layers == 0);
+}
+
+TEST_CASE("tight fits rank after comfortable ones") {
+    const Catalog c = parse_catalog(kTiny, "tiny");
+    const auto recs = rank(make("8B", "inference"), c, {});
+    bool seen_tight = false;
+    for (const auto& r : recs) {
+        if (!r.fits) break;
+        if (r.tight) seen_tight = true;
+        if (!r.tight) CHECK_FALSE(seen_tight);
+        CHECK(r.tight == fired(r, "thin-headroom"));
+    }
 }

@@ -5,6 +5,7 @@
 #include "gpuadvise/query.hpp"
 #include "gpuadvise/report_json.hpp"
 #include "gpuadvise/report_text.hpp"
+#include "gpuadvise/units.hpp"
 #include "support/request.hpp"
 
 using namespace gpuadvise;
@@ -66,4 +67,20 @@ TEST_CASE("rules list their thresholds in JSON and in the table") {
     for (const auto& row : rules_table().rows)
         shown = shown || row[2].find("min_headroom_share = 0.1") != std::string::npos;
     CHECK(shown);
+}
+
+namespace {
+using gpuadvise::kGiB;
+}
+TEST_CASE("memory bars fill the cells by component and mark a need over the card") {
+    MemoryEstimate m;
+    m.bytes[0] = 4 * kGiB;  // weights
+    m.bytes[6] = 2 * kGiB;  // kv cache
+    m.bytes[9] = 2 * kGiB;  // runtime
+    m.per_gpu_bytes = 8 * kGiB;
+    CHECK(memory_bar(m, 20 * kGiB, Bars::Ascii) == "##=+......");
+    CHECK(memory_bar(m, 16 * kGiB, Bars::None).empty());
+    CHECK(memory_bar(m, 4 * kGiB, Bars::Ascii).back() == '!');
+    const std::string u = memory_bar(m, 16 * kGiB, Bars::Unicode);
+    CHECK(u.size() == 10 * 3);  // ten three-byte block characters
 }

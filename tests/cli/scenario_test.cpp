@@ -1,0 +1,434 @@
+// Expert scenarios, end to end: what an ML infrastructure lead would insist
+// on before signing a plan, written as properties of the real binary's JSON
+// (not exact picks, which move with prices and the catalog). Consumer,
+// workstation, server and cluster buyers; inference, LoRA, QLoRA and full
+// fine-tunes; engines; mixed boxes; budgets; launch commands.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/run_process.hpp"
+#include "support/temp_files.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+// The binary under test with these arguments.
+ProcessResult gpuadvise(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
+    args.insert(args.begin(), GPUADVISE_BIN);
+    return run_process(args, "", env);
+}
+
+json run_json(std::vector<std::string> args, int expect = 0,
+              const std::vector<std::string>& env = {}) {
+    args.emplace_back("--json");
+    const ProcessResult r = gpuadvise(args, env);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == expect);
+    return json::parse(r.out);
+}
+
+std::vector<json> top(const json& doc, std::size_t n) {
+    std::vector<json> out;
+    for (const auto& r : doc.at("recommendations")) {
+        if (out.size() == n) break;
+        if (r.at("fits").get<bool>()) out.push_back(r);
+    }
+    REQUIRE(out.size() == n);  // the scenario has answers to judge
+    return out;
+}
+
+std::string tag(const json& r) {
+    return r.at("gpu").get<std::string>() + " x" + std::to_string(r.at("count").get<int>());
+}
+
+bool is_consumer(const json& r) {
+    // The catalog's consumer segment: GeForce, Radeon RX, Arc.
+    const auto id = r.at("gpu").get<std::string>();
+    return id.find("rtx-") != std::string::npos || id.find("-rx-") != std::string::npos ||
+           id.find("arc-") != std::string::npos;
+}
+
+double decode(const json& plan) {
+    return plan.at("performance").at("decode_tokens_per_s").get<double>();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- consumer
+
+TEST_CASE("scenario: 70B int4 serving: the top three hold no plan of more than 4 consumer cards") {
+    for (const auto& r : top(run_json({"--model", "llama-3.1-70b", "--quant", "int4"}), 3)) {
+        INFO(tag(r));
+        CHECK((!is_consumer(r) || r.at("count").get<int>() <= 4));
+    }
+}
+
+TEST_CASE(
+    "scenario: the README's 70B AWQ vLLM batch-16 example proposes no 8-card consumer swarm") {
+    const auto doc = run_json(
+        {"--model", "llama-3.1-70b", "--quant", "awq-int4", "--engine", "vllm", "--batch", "16"});
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        CHECK(r.at("count").get<int>() <= 4);
+        CHECK(r.at("engine") == "vllm");
+    }
+}
+
+TEST_CASE("scenario: 8B QLoRA: every top-five plan is one card") {
+    for (const auto& r : top(run_json({"--model", "8B", "--method", "qlora"}), 5)) {
+        INFO(tag(r));
+        CHECK(r.at("count") == 1);
+    }
+}
+
+TEST_CASE("scenario: 8B bf16 inference: one 24 GB class card beats splitting over two") {
+    const auto best = top(run_json({"--model", "8B"}), 1).front();
+    INFO(tag(best));
+    CHECK(best.at("count") == 1);
+}
+
+TEST_CASE("scenario: Mixtral bf16: no consumer plan of more than 4 cards in the top three") {
+    for (const auto& r : top(run_json({"--model", "mixtral-8x7b"}), 3)) {
+        INFO(tag(r));
+        CHECK((!is_consumer(r) || r.at("count").get<int>() <= 4));
+    }
+}
+
+TEST_CASE("scenario: a $3,000 budget for 8B QLoRA counts the whole system, not just the card") {
+    const auto doc = run_json({"--model", "8B", "--method", "qlora", "--budget", "3000"});
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        REQUIRE(r.at("total_usd").is_number());
+        CHECK(r.at("total_usd").get<double>() <= 3000.0);
+        CHECK(r.at("platform").at("usd").get<double>() > 0);
+        CHECK(r.at("total_usd").get<double>() ==
+              Approx(r.at("price_usd").get<double>() + r.at("platform").at("usd").get<double>()));
+        CHECK(r.at("count") == 1);
+    }
+}
+
+TEST_CASE("scenario: --have-host: a box the user owns costs only its cards") {
+    const auto doc = run_json({"--model", "8B", "--method", "qlora", "--have-host"});
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        CHECK(r.at("total_usd").get<double>() == Approx(r.at("price_usd").get<double>()));
+    }
+}
+
+TEST_CASE("scenario: value ties go to the cheaper system (8B QLoRA: no $10k card at #1)") {
+    const auto best = top(run_json({"--model", "8B", "--method", "qlora"}), 1).front();
+    INFO(tag(best));
+    CHECK(best.at("total_usd").get<double>() < 6000.0);
+}
+
+TEST_CASE(
+    "scenario: a plan with less headroom than the estimate's error never ranks above a "
+    "comfortable one") {
+    const auto doc = run_json({"--model", "llama-3.1-70b", "--quant", "int4", "--top", "40"});
+    bool seen_tight = false;
+    for (const auto& r : doc.at("recommendations")) {
+        if (!r.at("fits").get<bool>()) break;
+        INFO(tag(r));
+        if (r.at("fit") == "tight") seen_tight = true;
+        if (r.at("fit") == "yes") CHECK_FALSE(seen_tight);
+        const double share = static_cast<double>(r.at("headroom_bytes").get<std::int64_t>()) /
+                             r.at("usable_bytes").get<double>();
+        CHECK((r.at("fit") == "tight") == (share < 0.10));
+    }
+}
+
+// ---------------------------------------------------------------- engines
+
+TEST_CASE("scenario: no TensorRT-LLM plan on a non-NVIDIA card") {
+    const auto doc = run_json({"--model", "8B", "--engine", "tensorrt-llm", "--top", "200"});
+    for (const auto& r : doc.at("recommendations"))
+        if (r.at("fits").get<bool>()) {
+            INFO(tag(r));
+            CHECK(r.at("vendor") == "nvidia");
+        }
+    const ProcessResult amd = gpuadvise(
+        {"check", "--gpu", "amd-rx-7900-xtx", "--model", "8B", "--engine", "tensorrt-llm"});
+    CHECK(amd.exit_code == 1);
+    CHECK_THAT(amd.out, Catch::Contains("TensorRT-LLM does not run"));
+}
+
+TEST_CASE(
+    "scenario: Apple machines are offered with an engine that runs on Metal, one machine "
+    "per plan") {
+    const auto doc = run_json({"--vendor", "apple", "--model", "8B", "--quant", "q4_k_m"});
+    const std::set<std::string> metal{"llama.cpp", "ollama", "lm-studio", "mlx"};
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        CHECK(metal.count(r.at("engine").get<std::string>()) == 1);
+        CHECK(r.at("count") == 1);
+    }
+}
+
+TEST_CASE("scenario: vLLM asked for on a Mac does not fit, with the reason") {
+    const ProcessResult r = gpuadvise(
+        {"check", "--gpu", "apple-m3-max-40c-128gb", "--model", "8B", "--engine", "vllm"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("vLLM"));
+}
+
+TEST_CASE("scenario: bitsandbytes QLoRA on Apple is not a fit (exit 1), not a warning") {
+    const ProcessResult r = gpuadvise(
+        {"check", "--gpu", "apple-m3-max-40c-128gb", "--model", "8B", "--method", "qlora"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("bitsandbytes"));
+}
+
+TEST_CASE("scenario: llama.cpp decode on 4 cards is not faster than on one by more than 20 %") {
+    const std::vector<std::string> w{"estimate", "--model",   "8B",    "--quant", "q4_k_m",
+                                     "--engine", "llama.cpp", "--gpu", "rtx-3090"};
+    auto four = w;
+    four.insert(four.end(), {"--gpus", "4"});
+    const double one = decode(run_json(w).at("plan"));
+    const double many = decode(run_json(four).at("plan"));
+    CHECK(many <= one * 1.2);
+    CHECK(run_json(four).at("plan").at("plan").at("strategy") == "pp");
+}
+
+TEST_CASE(
+    "scenario: vLLM tensor parallel over NVLink-less GeForce cards costs more than over "
+    "NVLink") {
+    const std::vector<std::string> base{
+        "estimate", "--model", "llama-3.1-70b", "--quant", "awq-int4", "--engine", "vllm",
+        "--gpus",   "4",       "--parallel",    "tp"};
+    auto geforce = base, nvlink = base;
+    geforce.insert(geforce.end(), {"--gpu", "rtx-4090"});
+    nvlink.insert(nvlink.end(), {"--gpu", "h100-sxm5"});
+    const auto g = run_json(geforce).at("plan");
+    const auto h = run_json(nvlink).at("plan");
+    CHECK(g.at("topology").at("p2p") == false);
+    CHECK(g.at("topology").at("kind") == "pcie-host");
+    CHECK(h.at("topology").at("kind") == "switch");
+    // Per unit of memory bandwidth, the GeForce plan loses more to communication.
+    CHECK(decode(g) / 1008.0 < decode(h) / 3350.0);
+}
+
+// ---------------------------------------------------------------- links and platforms
+
+TEST_CASE("scenario: an RTX 3090 NVLink bridge joins pairs: four cards span two domains") {
+    const std::vector<std::string> w{"estimate", "--model", "8B", "--gpu", "rtx-3090"};
+    auto two = w, four = w;
+    two.insert(two.end(), {"--gpus", "2"});
+    four.insert(four.end(), {"--gpus", "4"});
+    CHECK(run_json(two).at("plan").at("topology").at("kind") == "bridge");
+    const auto t4 = run_json(four).at("plan").at("topology");
+    CHECK(t4.at("domains") == 2);
+    CHECK(t4.at("kind") != "bridge");
+}
+
+TEST_CASE("scenario: eight SXM modules go on an HGX baseboard with NVSwitch") {
+    const auto plan =
+        run_json({"estimate", "--model", "70B", "--gpu", "h100-sxm5", "--gpus", "8"}).at("plan");
+    CHECK(plan.at("platform").at("kind") == "baseboard");
+    CHECK(plan.at("topology").at("kind") == "switch");
+}
+
+TEST_CASE("scenario: every shown plan's build sheet names the platform that holds it") {
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"--model", "llama-3.1-70b", "--quant", "int4"},
+                                               {"--model", "405B", "--quant", "fp8"},
+                                               {"--model", "8B", "--method", "full"}}) {
+        for (const auto& r : top(run_json(args), 3)) {
+            INFO(tag(r));
+            REQUIRE(r.at("platform").is_object());
+            CHECK(r.at("build_sheet")
+                      .at("platform")
+                      .get<std::string>()
+                      .find(r.at("platform").at("name").get<std::string>()) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("scenario: a server buyer for 405B fp8 is offered datacenter hardware only") {
+    for (const auto& r : top(run_json({"--model", "405B", "--quant", "fp8"}), 3)) {
+        INFO(tag(r));
+        CHECK_FALSE(is_consumer(r));
+        const auto kind = r.at("platform").at("kind").get<std::string>();
+        CHECK((kind == "server" || kind == "baseboard" || kind == "workstation"));
+    }
+}
+
+TEST_CASE("scenario: a 70B full fine-tune ranked by speed runs over a GPU link, not PCIe") {
+    const auto doc = run_json({"--model", "70B", "--method", "full", "--rank-by", "speed"});
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        if (r.at("count").get<int>() > 1) CHECK(r.at("topology").at("kind") != "pcie-host");
+    }
+}
+
+TEST_CASE("scenario: China-only cards are left out unless --region cn asks for them") {
+    const auto has_h20 = [](const json& doc) {
+        for (const auto& r : doc.at("recommendations"))
+            if (r.at("gpu") == "nvidia-h20-96gb") return true;
+        return false;
+    };
+    CHECK_FALSE(has_h20(run_json({"--model", "70B", "--top", "300"})));
+    CHECK(has_h20(run_json({"--model", "70B", "--top", "300", "--region", "cn"})));
+}
+
+TEST_CASE("scenario: paged optimizer state that does not fit beside the rest costs paging time") {
+    const auto plan = run_json({"estimate", "--model", "8B", "--method", "full", "--optimizer",
+                                "paged-adamw-32bit", "--gpu", "rtx-pro-6000-blackwell"})
+                          .at("plan");
+    const double paging = plan.at("performance").at("paging_seconds").get<double>();
+    const double step = plan.at("performance").at("step_seconds").get<double>();
+    CHECK(paging > 0);
+    CHECK(paging < step);
+    bool said = false;
+    for (const auto& w : plan.at("warnings"))
+        said = said || w.get<std::string>().find("pag") != std::string::npos;
+    CHECK(said);
+}
+
+TEST_CASE("scenario: --task shows the source document's own pick beside ours") {
+    const auto doc = run_json({"--task", "serve-70b"});
+    REQUIRE(doc.at("document_pick").is_object());
+    CHECK(doc.at("document_pick").at("gpu") == "nvidia-h100-sxm5");
+    CHECK_FALSE(doc.at("document_pick").at("reason").get<std::string>().empty());
+}
+
+// ---------------------------------------------------------------- mixed boxes
+
+TEST_CASE("scenario: a 3090 + 3060 box splits 13B layers by free memory for llama.cpp") {
+    const auto check = run_json({"check", "--gpu", "rtx-3090,rtx-3060-12gb", "--model", "13B",
+                                 "--engine", "llama.cpp"})
+                           .at("check");
+    REQUIRE(check.at("placement").is_array());
+    const auto& p = check.at("placement");
+    REQUIRE(p.size() == 2);
+    CHECK(p[0].at("gpu") == "nvidia-rtx-3090");
+    CHECK(p[1].at("gpu") == "nvidia-rtx-3060-12gb");
+    CHECK(p[0].at("layers").get<int>() > p[1].at("layers").get<int>());
+    for (const auto& c : p)
+        CHECK(c.at("bytes").get<double>() <= c.at("usable_bytes").get<double>());
+    // Not answered as two 3090s: the tightest card is the 3060.
+    CHECK(check.at("gpu") == "nvidia-rtx-3060-12gb");
+}
+
+TEST_CASE("scenario: a mixed box decodes no faster than its fastest card alone") {
+    const std::vector<std::string> w{"estimate", "--model",  "13B",      "--quant",
+                                     "q8_0",     "--engine", "llama.cpp"};
+    auto mixed = w, alone = w;
+    mixed.insert(mixed.end(), {"--gpu", "rtx-3090,rtx-3060-12gb"});
+    alone.insert(alone.end(), {"--gpu", "rtx-3090"});
+    CHECK(decode(run_json(mixed).at("plan")) < decode(run_json(alone).at("plan")));
+}
+
+TEST_CASE("scenario: training on a mixed box is sized by its smallest card, and says so") {
+    const auto plan = run_json({"estimate", "--model", "8B", "--method", "lora", "--gpu",
+                                "rtx-3090,rtx-3060-12gb"})
+                          .at("plan");
+    REQUIRE(plan.at("placement").is_array());
+    for (const auto& c : plan.at("placement")) CHECK(c.at("layers").is_null());
+    CHECK(plan.at("gpu") == "nvidia-rtx-3060-12gb");
+    bool said = false;
+    for (const auto& w : plan.at("warnings"))
+        said = said || w.get<std::string>().find("smallest") != std::string::npos;
+    CHECK(said);
+}
+
+TEST_CASE("scenario: --gpu local answers for the cards detect finds, not N copies of the first") {
+    TempDir dir;
+    const std::string bin = dir.path("bin");
+    std::filesystem::create_directories(bin);
+    {
+        std::ofstream f(bin + "/nvidia-smi");
+        f << "#!/bin/sh\nprintf '%s\\n' 'NVIDIA GeForce RTX 3090, 24576 MiB, 4, 16' "
+             "'NVIDIA GeForce RTX 3060, 12288 MiB, 4, 16'\n";
+    }
+    std::filesystem::permissions(bin + "/nvidia-smi", std::filesystem::perms::owner_all);
+    const auto check =
+        run_json({"check", "--gpu", "local", "--model", "13B", "--engine", "llama.cpp"}, 0,
+                 {"PATH=" + bin})
+            .at("check");
+    REQUIRE(check.at("placement").is_array());
+    CHECK(check.at("placement").size() == 2);
+    CHECK(check.at("placement")[1].at("gpu") == "nvidia-rtx-3060-12gb");
+}
+
+TEST_CASE("scenario: a card list and a different --gpus disagree: exit 2") {
+    const ProcessResult r =
+        gpuadvise({"check", "--gpu", "rtx-3090,rtx-3060-12gb", "--gpus", "4", "--model", "8B"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("names 2 cards"));
+}
+
+// ---------------------------------------------------------------- launch
+
+TEST_CASE("scenario: --emit for the README's vLLM example uses the plan's own numbers") {
+    const auto doc = run_json({"--model", "llama-3.1-70b", "--quant", "awq-int4", "--engine",
+                               "vllm", "--batch", "16", "--emit", "auto"});
+    const auto best = top(doc, 1).front();
+    const std::string cmd = doc.at("launch").at("command");
+    CHECK(doc.at("launch").at("tool") == "vllm");
+    CHECK_THAT(cmd, Catch::StartsWith("vllm serve meta-llama/"));
+    CHECK_THAT(cmd, Catch::Contains("--max-num-seqs 16"));
+    CHECK_THAT(cmd, Catch::Contains("--max-model-len " +
+                                    std::to_string(doc.at("workload").at("seq").get<int>())));
+    if (best.at("count").get<int>() > 1)
+        CHECK_THAT(cmd, Catch::Contains("--tensor-parallel-size " +
+                                        std::to_string(best.at("count").get<int>())));
+}
+
+TEST_CASE("scenario: --emit llama-server on a mixed box passes the placement as --tensor-split") {
+    const auto doc = run_json({"check", "--gpu", "rtx-3090,rtx-3060-12gb", "--model", "13B",
+                               "--engine", "llama.cpp", "--emit", "auto"});
+    const auto& p = doc.at("check").at("placement");
+    const std::string split = std::to_string(p[0].at("layers").get<int>()) + "," +
+                              std::to_string(p[1].at("layers").get<int>());
+    CHECK_THAT(doc.at("launch").at("command").get<std::string>(),
+               Catch::Contains("--tensor-split " + split));
+}
+
+TEST_CASE("scenario: --emit accelerate for a sharded full fine-tune writes an FSDP config") {
+    const auto doc =
+        run_json({"estimate", "--model", "8B", "--method", "full", "--gpu", "h100-sxm5", "--gpus",
+                  "4", "--parallel", "fsdp", "--emit", "accelerate"});
+    const std::string config = doc.at("launch").at("config").at("text");
+    CHECK_THAT(config, Catch::Contains("distributed_type: FSDP"));
+    CHECK_THAT(config, Catch::Contains("num_processes: 4"));
+}
+
+TEST_CASE("scenario: --emit deepspeed for ZeRO-3 writes stage 3") {
+    const auto doc =
+        run_json({"estimate", "--model", "8B", "--method", "full", "--gpu", "a100-80gb-sxm",
+                  "--gpus", "2", "--parallel", "zero3", "--emit", "deepspeed"});
+    const auto config = json::parse(doc.at("launch").at("config").at("text").get<std::string>());
+    CHECK(config.at("zero_optimization").at("stage") == 3);
+}
+
+TEST_CASE("scenario: --emit axolotl for QLoRA loads the base in 4 bits with the plan's batch") {
+    const auto doc = run_json({"--model", "llama-3.1-8b", "--method", "qlora", "--emit", "auto"});
+    CHECK(doc.at("launch").at("tool") == "axolotl");
+    const std::string y = doc.at("launch").at("config").at("text");
+    CHECK_THAT(y, Catch::Contains("adapter: qlora"));
+    CHECK_THAT(y, Catch::Contains("load_in_4bit: true"));
+    CHECK_THAT(y, Catch::Contains("micro_batch_size: " +
+                                  std::to_string(doc.at("workload").at("batch").get<int>())));
+}
+
+TEST_CASE("scenario: --emit a serving engine for a training job is a usage error") {
+    const ProcessResult r = gpuadvise({"--model", "8B", "--method", "lora", "--emit", "vllm"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--emit vllm serves a model"));
+}
+
+TEST_CASE("scenario: --gpus 4 over a catalog with Macs answers (no platform holds four Macs)") {
+    const auto doc = run_json({"--model", "70B", "--gpus", "4", "--top", "300"});
+    bool mac = false;
+    for (const auto& r : doc.at("recommendations"))
+        if (r.at("vendor") == "apple") {
+            mac = true;
+            CHECK_FALSE(r.at("fits").get<bool>());
+        }
+    CHECK(mac);
+}
