@@ -128,6 +128,10 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
         e.layer_overhead_s = e.library ? 0.0 : r.number("layer_overhead_s", 0, 1);
         e.prefill_efficiency = e.library ? 0.0 : r.number("prefill_efficiency", 0.01, 1);
         e.calibrated = r.opt_bool("calibrated").value_or(false);
+        e.prefill_chunk = r.opt_integer("prefill_chunk", 1, 1'000'000).value_or(0);
+        e.prefill_chunk_source = r.str_or("prefill_chunk_source", "");
+        if (e.prefill_chunk > 0 && e.prefill_chunk_source.empty())
+            r.fail("prefill_chunk_source", "must say where prefill_chunk comes from");
         e.evidence = e.library ? r.str_or("evidence", "") : r.str("evidence");
         e.multi_gpu = e.library
                           ? MultiGpu::Tensor

@@ -171,6 +171,21 @@ const std::vector<FieldSpec>& table() {
         {Field::Os, "--os", "", "os", FieldKind::Value, kHostGroup, "OS",
          "Operating system: Windows reserves ~1.5 GiB for the display", "linux", Applies::Always,
          true, false, choices_of<kOses>},
+        {Field::Offload, "--offload", "", "offload", FieldKind::Value, kHostGroup, "MODE",
+         "Keep part of the model in host memory (llama.cpp-style engines): auto (as llama.cpp's "
+         "--fit: MoE experts first, then whole layers), none, experts (as --cpu-moe) or N "
+         "layers on the GPU (as -ngl)",
+         "none (fit: auto)", Applies::Model, true},
+        {Field::Ram, "--ram", "", "ram", FieldKind::Value, kHostGroup, "SIZE",
+         "Host memory for offloaded weights", "the platform's (data/platforms.json)",
+         Applies::Model, true},
+        {Field::RamBandwidth, "--ram-bandwidth", "", "ram_bandwidth", FieldKind::Value, kHostGroup,
+         "GB/s", "Host memory bandwidth, which bounds offloaded layers",
+         "the platform's peak (channels x data rate)", Applies::Model, true},
+        {Field::Vram, "--vram", "", "vram", FieldKind::Value, kFitGroup, "SIZE",
+         "The card's memory: with --gpu, instead of the catalog's (a laptop variant); alone, a "
+         "card of that size with unknown speed",
+         "", Applies::Always},
         // --- ranking ------------------------------------------------------------------
         {Field::Top, "--top", "", "top", FieldKind::Value, kRankGroup, "N",
          "How many plans to show", "10", Applies::Always, true},
@@ -192,11 +207,11 @@ const std::vector<FieldSpec>& table() {
          region_choices},
         {Field::Explain, "--explain", "", "explain", FieldKind::Switch, kRankGroup, "",
          "Print every rule that fired for each shown plan", "off", Applies::Always},
-        // --- listing the catalog ----------------------------------------------------------
         {Field::Emit, "--emit", "", "emit", FieldKind::Value, kRankGroup, "TOOL",
          "Print the launch command or config for the top plan: auto (the plan's engine; axolotl "
          "or accelerate for training) or a tool",
          "", Applies::Always, false, false, choices_of<kLaunchKinds>},
+        // --- listing the catalog ----------------------------------------------------------
         {Field::MinMemory, "--min-memory", "", "min_memory", FieldKind::Value, kFilterGroup, "SIZE",
          "Only cards with at least this much memory (48GB, 80GiB)", "", Applies::Always},
         {Field::MinBandwidth, "--min-bandwidth", "", "min_bandwidth", FieldKind::Value,
@@ -209,6 +224,16 @@ const std::vector<FieldSpec>& table() {
         {Field::Sort, "--sort", "", "sort", FieldKind::Value, kFilterGroup, "KEY", "Sort order",
          "id", Applies::Always, false, false, sort_choices},
         // --- output and data -----------------------------------------------------------
+        {Field::MinContext, "--min-context", "", "min_context", FieldKind::Value, kFitGroup,
+         "TOKENS", "Only models whose best fitting quantization leaves at least this context",
+         "the "
+         "workload's context (prompt + gen)",
+         Applies::Always},
+        {Field::MinSpeed, "--min-speed", "", "min_speed", FieldKind::Value, kFitGroup, "TOK/S",
+         "Only models that decode at least this fast", "", Applies::Always},
+        {Field::Family, "--family", "", "family", FieldKind::Value, kFitGroup, "NAME",
+         "Only presets whose id contains this (llama, qwen, gemma, mistral, phi, ...)", "",
+         Applies::Always},
         {Field::Format, "--format", "", "format", FieldKind::Value, kOutputGroup, "FORMAT",
          "Output format", "table", Applies::Always, true, false, choices_of<kFormats>},
         {Field::Color, "--color", "", "color", FieldKind::Value, kOutputGroup, "WHEN",

@@ -52,8 +52,10 @@ std::string dtype_name(Precision p) {
 }
 
 // llama.cpp offloads every layer when -ngl exceeds the block count (the
-// output layer is the extra one: llama-model.cpp, n_gpu_layers > n_layer).
-std::int64_t all_gpu_layers(const Workload& w) {
+// output layer is the extra one: llama-model.cpp, n_gpu_layers > n_layer);
+// an offloaded plan gives its own count.
+std::int64_t gpu_layers(const Workload& w, const Recommendation& rec) {
+    if (rec.offload) return rec.offload->ngl();
     return w.model.arch.total_layers() + 1;
 }
 
@@ -229,7 +231,9 @@ void serve_llama(Launch& l, const Workload& w, const Recommendation& rec) {
     // context is the per-sequence length times the slots.
     std::string c =
         fmt::format("llama-server -m {} -ngl {} -c {} -np {}", model_ref(w, "<model>.gguf"),
-                    all_gpu_layers(w), w.seq * w.batch, w.batch);
+                    gpu_layers(w, rec), w.seq * w.batch, w.batch);
+    if (rec.offload && rec.offload->host_expert_layers > 0)
+        c += fmt::format(" --n-cpu-moe {}", rec.offload->host_expert_layers);
     if (!rec.placement.empty() && rec.strategy == Parallel::Pp)
         c += fmt::format(" --split-mode layer --tensor-split {}", tensor_split(rec));
     else if (rec.count > 1 && rec.strategy == Parallel::Tp)
@@ -242,13 +246,13 @@ void serve_llama(Launch& l, const Workload& w, const Recommendation& rec) {
     l.command = std::move(c);
 }
 
-void serve_ollama(Launch& l, const Workload& w, const Recommendation&) {
+void serve_ollama(Launch& l, const Workload& w, const Recommendation& rec) {
     l.tool = "ollama";
     l.config_name = "Modelfile";
     // num_gpu is the number of layers Ollama offloads; num_ctx the context
     // of one request (OLLAMA_NUM_PARALLEL multiplies the cache).
     l.config = fmt::format("FROM {}\nPARAMETER num_ctx {}\nPARAMETER num_gpu {}\n",
-                           model_ref(w, "<model>"), w.seq, all_gpu_layers(w));
+                           model_ref(w, "<model>"), w.seq, gpu_layers(w, rec));
     std::string env = fmt::format("OLLAMA_NUM_PARALLEL={}", w.batch);
     if (w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0)
         env += fmt::format(" OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={}",

@@ -246,12 +246,17 @@ void inference_activations(const Workload& w, Components& c) {
     }
     // Prefill peak of one layer: residual, normed input, q/k/v, attention
     // output and the FFN's gate, up and product, for every prompt token.
+    // Engines that prefill in chunks (llama.cpp's n_ubatch) hold one chunk's
+    // activations, and its attention scores against the whole prompt.
     const double prompt = static_cast<double>(w.prompt);
-    c.activations = b * prompt * act *
+    double at_once = b * prompt;
+    if (w.engine && w.engine->prefill_chunk > 0)
+        at_once = std::min(at_once, static_cast<double>(w.engine->prefill_chunk));
+    c.activations = at_once * act *
                     (2.0 * h + 2.0 * static_cast<double>(a.q_dim()) +
                      2.0 * static_cast<double>(a.kv_dim()) + 3.0 * ffn_width(a));
     if (!w.flash_attn)
-        c.activations += b * static_cast<double>(a.heads) * prompt * prompt * (act + 4.0);
+        c.activations += at_once * static_cast<double>(a.heads) * prompt * (act + 4.0);
     c.logits = a.encoder_only
                    ? 0.0
                    : b * static_cast<double>(a.vocab) * (act + 4.0);  // last position + fp32 copy

@@ -24,6 +24,11 @@ constexpr double kPcieLatency = 20e-6;
 // shared-memory path for collectives crosses PCIe twice per hop, so we take
 // half of the link per direction.
 constexpr double kHostBounceShare = 0.5;
+// llama.cpp's CPU decode reaches about 0.8 of peak DRAM bandwidth on desktop
+// CPUs: Mixtral Q8_0 (13.7 GB read per token) at 3.37 tok/s on a 7950X and
+// 3.58 tok/s on a 5900X, both with two channels at 3600 MT/s (57.6 GB/s):
+// 46 and 49 GB/s (ggml-org/llama.cpp#4716; bench/data/host_decode.csv).
+constexpr double kHostBandwidthShare = 0.8;
 
 // Time, energy and cost of a job from the plan's rate; `watts` is the plan's
 // cards at full TDP. Clears rates that are not finite.
@@ -223,6 +228,47 @@ Performance estimate_split_performance(const Workload& w, const MemoryEstimate& 
     Workload box = w;
     box.gpus = static_cast<std::int64_t>(stages.size());
     finish_job(perf, box, job, price_usd, watts, *perf.decode_tokens_per_s * 3600.0);
+    return perf;
+}
+
+Performance estimate_offload_performance(const Workload& w, const OffloadPlan& plan, const Gpu& gpu,
+                                         std::optional<double> host_gbps, const JobOptions& job,
+                                         std::optional<double> price_usd) {
+    Performance perf;
+    if (w.trains() || w.is_fixed() || !w.engine) return perf;
+    const Engine& e = *w.engine;
+    const double eff = platform_efficiency(gpu);
+    const double b = static_cast<double>(w.batch);
+    const double layers = static_cast<double>(w.model.arch.total_layers());
+    const double h = static_cast<double>(w.model.arch.hidden);
+    const double active = static_cast<double>(w.model.active_params);
+    const double gpu_bw = gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * eff;
+    const auto tflops = compute_tflops(gpu, w);
+    const double rate = tflops ? *tflops * 1e12 * e.prefill_efficiency * eff : 0.0;
+    const double compute_time = rate > 0 ? 2.0 * active * b / rate : 0.0;
+    double step =
+        std::max(plan.gpu_read_bytes / gpu_bw, compute_time) + layers * e.layer_overhead_s;
+    const bool host_part = plan.host_read_bytes > 0;
+    if (host_part) {
+        if (!host_gbps || !(*host_gbps > 0)) return perf;
+        step += plan.host_read_bytes / (*host_gbps * 1e9 * kHostBandwidthShare);
+        const double hop = kPcieLatency + b * h * 2.0 / (gpu.pcie_gbps().value_or(16.0) * 1e9);
+        step += static_cast<double>(plan.handoffs) * hop;
+    }
+    perf.bound = Bound::Memory;
+    perf.decode_tokens_per_s = b / step;
+    if (rate > 0) {
+        const double prompt = static_cast<double>(w.prompt);
+        const double flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
+        const double ubatches = std::ceil(prompt * b / kPrefillUbatch);
+        const double pcie = gpu.pcie_gbps().value_or(16.0) * 1e9;
+        const double seconds =
+            flops / rate + ubatches * plan.host_weight_bytes / pcie + layers * e.layer_overhead_s;
+        perf.prefill_tokens_per_s = prompt * b / seconds;
+        perf.time_to_first_token_s = seconds;
+    }
+    finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * static_cast<double>(w.gpus),
+               *perf.decode_tokens_per_s * 3600.0);
     return perf;
 }
 

@@ -111,6 +111,9 @@ Parsed<HostPlatform> parse_platforms(std::string_view text, std::string_view sou
         p.usd_basis = r.str("usd_basis");
         p.date = r.str_or("date", "");
         p.host_watts = r.opt_number("host_watts", 0, 1e5);
+        p.ram_gb = r.opt_number("ram_gb", 1, 1e6);
+        p.ram_bandwidth_gbps = r.opt_number("ram_bandwidth_gbps", 1, 1e5);
+        p.ram_source = r.str("ram_source");
         p.source = r.str("source");
         r.finish();
         for (const HostPlatform& earlier : out.rows)

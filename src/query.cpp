@@ -4,6 +4,8 @@
 
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
+#include "gpuadvise/offload.hpp"
+#include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
@@ -72,6 +74,15 @@ RankOptions rank_options(const Request& r, const Workload& w) {
                                          w.gpus, o.max_gpus));
     }
     if (r.has(Field::Parallel)) o.parallel = w.parallel;
+    if (const auto& v = r.get(Field::Offload)) o.offload = parse_offload(v->text, v->origin);
+    if (const auto& v = r.get(Field::Ram)) {
+        o.ram_bytes = parse_bytes(v->text, v->origin);
+        if (*o.ram_bytes == 0)
+            throw InputError(
+                fmt::format("{} {}: host memory must be more than 0", v->origin, quote(v->text)));
+    }
+    if (const auto& v = r.get(Field::RamBandwidth))
+        o.ram_gbps = parse_bandwidth_gbps(v->text, v->origin);
     return o;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "gpuadvise/error.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
@@ -117,6 +118,14 @@ std::optional<std::string> compare_plans(const Recommendation& a, const Recommen
     return out;
 }
 
+// --offload places part of an inference model on the host: llama.cpp-style
+// engines (layer split), on cards with their own memory.
+bool offload_applies(const Workload& w, const Gpu& gpu, const RankOptions& options) {
+    return options.offload.kind != OffloadKind::None && !w.trains() && !w.is_fixed() &&
+           w.engine != nullptr && w.engine->multi_gpu == MultiGpu::Layers &&
+           !gpu.shares_host_memory();
+}
+
 // The platform a plan goes into: --platform when it holds the cards, else
 // the first of data/platforms.json that does.
 const HostPlatform* platform_for(const Gpu& gpu, std::int64_t count, const RankOptions& options) {
@@ -125,6 +134,19 @@ const HostPlatform* platform_for(const Gpu& gpu, std::int64_t count, const RankO
 }
 
 }  // namespace
+
+std::optional<std::uint64_t> host_ram_bytes(const RankOptions& options,
+                                            const HostPlatform* platform) {
+    if (options.ram_bytes) return options.ram_bytes;
+    if (platform && platform->ram_gb) return to_bytes(*platform->ram_gb * 1e9);
+    return std::nullopt;
+}
+
+std::optional<double> host_ram_gbps(const RankOptions& options, const HostPlatform* platform) {
+    if (options.ram_gbps) return options.ram_gbps;
+    if (platform && platform->ram_bandwidth_gbps) return platform->ram_bandwidth_gbps;
+    return std::nullopt;
+}
 
 std::string_view fit_word(const Recommendation& rec) {
     return !rec.fits ? "no" : rec.tight ? "tight" : "yes";
@@ -172,7 +194,32 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     rec.engine = w.engine;
     rec.memory = count == 1 && single && base.gpus == 1 ? *single : estimate(w);
     rec.price_usd = gpu.price ? gpu.price->usd * static_cast<double>(count) : 0.0;
-    complete_plan(rec, w, options, describe, std::nullopt);
+    std::optional<Performance> timed;
+    if (offload_applies(w, gpu, options)) {
+        // Placed from the whole model: the layers go where llama.cpp puts them.
+        const MemoryEstimate& whole = count == 1 ? rec.memory : one_gpu();
+        OffloadPlan plan = plan_offload(w, whole, usable, count, options.offload);
+        if (plan.mode != OffloadMode::Gpu) {
+            rec.memory = offloaded_memory(whole, plan, count);
+            const HostPlatform* host = platform_for(gpu, count, options);
+            const double cards = rec.price_usd;
+            const double system =
+                cards > 0 ? cards + (host && !options.have_host ? host->usd.value_or(0.0) : 0.0)
+                          : 0.0;
+            timed = estimate_offload_performance(
+                w, plan, gpu, host_ram_gbps(options, host), options.job,
+                system > 0 ? std::optional<double>(system) : std::nullopt);
+            rec.strategy = count > 1 ? Parallel::Pp : Parallel::None;
+        }
+        rec.offload = plan;
+    }
+    complete_plan(rec, w, options, describe, std::move(timed));
+    if (describe && options.offload.kind != OffloadKind::None && !rec.offload && !w.trains() &&
+        !w.is_fixed())
+        rec.warnings.push_back(fmt::format(
+            "--offload applies to engines that split layers (llama.cpp, Ollama, LM Studio, "
+            "transformers) on cards with their own memory; {} keeps the model on the GPU",
+            w.engine ? w.engine->name : "this plan"));
     return rec;
 }
 
@@ -201,9 +248,30 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     rec.headroom_bytes =
         static_cast<std::int64_t>(usable) - static_cast<std::int64_t>(rec.memory.per_gpu_bytes);
     const std::vector<SoftwareNeed> software = software_needs(w);
-    const PlanContext context{w,        gpu,          rec.memory,         rec.performance,
-                              usable,   options.task, options.budget_usd, rec.total_usd,
-                              describe, rec.platform, options.platform,   software};
+    std::optional<Performance> full_speed;
+    if (rec.offload && rec.offload->mode != OffloadMode::Gpu && describe) {
+        Workload all = w;
+        all.parallel = count > 1 ? Parallel::Pp : Parallel::None;
+        full_speed = estimate_performance(all, estimate(all), gpu, options.job);
+    }
+    PlanContext context{w,
+                        gpu,
+                        rec.memory,
+                        rec.performance,
+                        usable,
+                        options.task,
+                        options.budget_usd,
+                        rec.total_usd,
+                        describe,
+                        rec.platform,
+                        options.platform,
+                        software,
+                        nullptr,
+                        std::nullopt,
+                        nullptr};
+    context.offload = rec.offload ? &*rec.offload : nullptr;
+    context.host_ram = host_ram_bytes(options, rec.platform);
+    context.full_speed = full_speed ? &*full_speed : nullptr;
     rec.fired = evaluate_rules(context);
     rec.fits = true;
     for (const auto& hit : rec.fired) {
@@ -577,6 +645,75 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
     rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
     for (auto& note : notes) rec.warnings.insert(rec.warnings.begin(), std::move(note));
     return rec;
+}
+
+Limits plan_limits(const Workload& base, const Recommendation& rec,
+                   std::span<const Gpu* const> cards, const RankOptions& options) {
+    Limits out;
+    if (base.is_fixed()) return out;
+    RankOptions o = options;
+    o.describe_top = 0;
+    o.parallel = rec.count > 1 ? std::optional<Parallel>(rec.strategy) : std::nullopt;
+    // An offloaded plan keeps its layer split; only the context and batch move.
+    if (rec.offload) o.offload = {OffloadKind::Layers, rec.offload->ngl()};
+    const auto fits = [&](const Workload& w) {
+        try {
+            const Recommendation r = evaluate_box(w, cards, o);
+            for (const Placement& p : r.placement)
+                if (p.bytes > p.usable_bytes) return false;
+            return r.memory.per_gpu_bytes <= r.usable_bytes;
+        } catch (const InputError&) {
+            return false;  // beyond the estimate's bound: certainly not a fit
+        }
+    };
+    // The largest n in [low, high] with ok(n), or 0 when ok(low) fails; ok is monotone.
+    const auto largest = [](std::int64_t low, std::int64_t high, const auto& ok) -> std::int64_t {
+        if (low > high || !ok(low)) return 0;
+        std::int64_t yes = low, step = 1;
+        std::int64_t no = high + 1;
+        // Gallop up from low, then bisect between the last yes and the first no.
+        while (yes + step <= high) {
+            if (!ok(yes + step)) {
+                no = yes + step;
+                break;
+            }
+            yes += step;
+            step *= 2;
+        }
+        if (no == high + 1 && yes < high && ok(high)) return high;
+        if (no == high + 1) no = high;
+        while (no - yes > 1) {
+            const std::int64_t mid = yes + (no - yes) / 2;
+            if (ok(mid))
+                yes = mid;
+            else
+                no = mid;
+        }
+        return yes;
+    };
+    const std::int64_t trained = base.model.arch.max_position;
+    const std::int64_t cap = trained > 0 ? trained : kMaxLimitTokens;
+    const auto with_context = [&](std::int64_t ctx) {
+        Workload w = base;
+        if (w.trains()) {
+            w.seq = ctx;
+        } else {
+            w.gen = std::min(base.gen, std::max<std::int64_t>(ctx - 1, 0));
+            w.prompt = ctx - w.gen;
+            w.seq = ctx;
+        }
+        return w;
+    };
+    const std::int64_t floor = base.trains() ? 1 : base.gen + 1;
+    out.max_context_tokens =
+        largest(floor, cap, [&](std::int64_t ctx) { return fits(with_context(ctx)); });
+    out.context_capped_by_model = trained > 0 && out.max_context_tokens == trained;
+    out.max_batch = largest(1, kMaxLimitBatch, [&](std::int64_t b) {
+        Workload w = base;
+        w.batch = b;
+        return fits(w);
+    });
+    return out;
 }
 
 }  // namespace gpuadvise

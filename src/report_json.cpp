@@ -140,6 +140,20 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.end_object();
 }
 
+// "offload": the placement, or null.
+void write_offload(json::Writer& j, const OffloadPlan* o) {
+    j.key("offload");
+    if (!o) {
+        j.null();
+        return;
+    }
+    j.begin_object().field("mode", kOffloadModes.name(o->mode));
+    j.field("gpu_layers", o->gpu_layers).field("total_layers", o->total_layers);
+    j.field("output_on_gpu", o->output_on_gpu).field("ngl", o->ngl());
+    j.field("host_expert_layers", o->host_expert_layers);
+    j.field("host_bytes", o->host_bytes).end_object();
+}
+
 void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t rank) {
     const Gpu& g = *r.gpu;
     j.begin_object();
@@ -207,6 +221,14 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
             j.field("fits", p.bytes <= p.usable_bytes).end_object();
         }
         j.end_array();
+    }
+    write_offload(j, r.offload ? &*r.offload : nullptr);
+    if (r.limits) {
+        j.key("limits").begin_object();
+        j.field("max_context_tokens", r.limits->max_context_tokens);
+        j.field("max_batch", r.limits->max_batch);
+        j.field("context_capped_by_model", r.limits->context_capped_by_model);
+        j.end_object();
     }
     j.field("score", std::isfinite(r.score) ? std::round(r.score * 1000.0) / 1000.0 : 0.0);
     j.key("performance");
@@ -400,6 +422,47 @@ std::string check_json(const Workload& w, const Recommendation& rec, const Launc
     j.key("check");
     write_recommendation(j, rec, 1);
     write_launch(j, launch);
+    j.end_object();
+    return out;
+}
+
+std::string fit_json(const std::string& label, std::span<const Gpu* const> cards,
+                     const FitResult& result, const FitOptions& fit, std::size_t top) {
+    std::string out;
+    json::Writer j(out);
+    j.begin_object().field("schema", kSchemaVersion).field("gpu", label);
+    j.key("cards").begin_array();
+    for (const Gpu* g : cards)
+        j.begin_object().field("id", g->id).field("memory_bytes", g->memory_bytes).end_object();
+    j.end_array();
+    j.field("min_context_tokens", fit.min_context);
+    j.field("ranked_by", fit.by_speed ? "speed" : "quality");
+    j.key("models").begin_array();
+    for (std::size_t i = 0; i < result.rows.size() && i < top; ++i) {
+        const FitRow& f = result.rows[i];
+        const Recommendation& p = f.plan;
+        j.begin_object();
+        j.field("model", f.preset->id).field("params", f.workload.model.params);
+        j.field("quant", f.quant)
+            .field("bits_per_weight", std::round(f.bits_per_weight * 100) / 100);
+        j.field("engine", p.engine ? std::optional<std::string_view>(p.engine->id) : std::nullopt);
+        j.field("fits", p.fits);
+        const bool off = p.offload && p.offload->mode != OffloadMode::Gpu;
+        j.field("fit", off ? std::string_view("offload") : fit_word(p));
+        write_offload(j, off ? &*p.offload : nullptr);
+        j.field("per_gpu_bytes", p.memory.per_gpu_bytes).field("usable_bytes", p.usable_bytes);
+        const Limits l = p.limits.value_or(Limits{});
+        j.field("max_context_tokens", l.max_context_tokens);
+        j.field("context_capped_by_model", l.context_capped_by_model);
+        j.field("max_batch", l.max_batch);
+        j.field("decode_tokens_per_s", rounded_rate(p.performance.decode_tokens_per_s));
+        j.field("prefill_tokens_per_s", rounded_rate(p.performance.prefill_tokens_per_s));
+        strings(j, "reasons", p.reasons);
+        strings(j, "warnings", p.warnings);
+        j.end_object();
+    }
+    j.end_array();
+    strings(j, "left_out", result.left_out);
     j.end_object();
     return out;
 }

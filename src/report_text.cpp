@@ -399,6 +399,25 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
 std::string plan_notes_text(const Recommendation& rec, Format format) {
     const std::string bullet = format == Format::Markdown ? "- " : "  ";
     std::string out;
+    if (rec.offload && rec.offload->mode != OffloadMode::Gpu) {
+        const OffloadPlan& o = *rec.offload;
+        out +=
+            fmt::format("{}offload   {} of {} layers on the GPU (-ngl {}){}; {} in host memory\n",
+                        bullet, o.gpu_layers, o.total_layers, o.ngl(),
+                        o.host_expert_layers > 0
+                            ? fmt::format(", experts of {} layers on the host (--n-cpu-moe {})",
+                                          o.host_expert_layers, o.host_expert_layers)
+                            : "",
+                        format_gib(o.host_bytes));
+    }
+    if (rec.limits) {
+        const Limits& l = *rec.limits;
+        out += fmt::format(
+            "{}limits    context up to {} tokens{} at this batch; batch up to {} at "
+            "this context\n",
+            bullet, l.max_context_tokens,
+            l.context_capped_by_model ? " (the model's trained length)" : "", l.max_batch);
+    }
     if (rec.platform) out += fmt::format("{}platform  {}\n", bullet, sanitize(rec.platform->name));
     if (rec.engine) out += fmt::format("{}engine    {}\n", bullet, sanitize(rec.engine->name));
     for (const auto& x : rec.reasons) out += fmt::format("{}reason    {}\n", bullet, sanitize(x));
@@ -449,6 +468,49 @@ std::string explain_text(const std::vector<Recommendation>& recs, std::size_t to
             out +=
                 fmt::format("  [{}] {}: {}\n", to_string(hit.kind), hit.id, sanitize(hit.message));
     }
+    return out;
+}
+
+std::string fit_text(const std::string& label, std::span<const Gpu* const> cards,
+                     const FitResult& result, const FitOptions& fit, std::size_t top, Format format,
+                     const Style& style) {
+    Table t;
+    t.columns = {{"#", true, 0},      {"Model", false, 0},  {"Params", true, 1},
+                 {"Quant", false, 0}, {"Fit", false, 0},    {"Max context", true, 0},
+                 {"Decode", true, 0}, {"Prefill", true, 2}, {"Note", false, 3, true}};
+    for (std::size_t i = 0; i < result.rows.size() && i < top; ++i) {
+        const FitRow& f = result.rows[i];
+        const Recommendation& p = f.plan;
+        std::string fitw =
+            p.offload && p.offload->mode != OffloadMode::Gpu
+                ? fmt::format("offload {}/{}", p.offload->gpu_layers, p.offload->total_layers)
+                : std::string(fit_word(p));
+        std::string note;
+        if (p.offload && p.offload->mode != OffloadMode::Gpu)
+            note = fmt::format("{} in host memory", format_gib(p.offload->host_bytes));
+        else
+            note = fmt::format("{} of {} per GPU", format_gib(p.memory.per_gpu_bytes),
+                               format_gib(p.usable_bytes));
+        const Limits l = p.limits.value_or(Limits{});
+        t.rows.push_back(
+            {std::to_string(i + 1), sanitize(f.preset->id), format_count(f.workload.model.params),
+             f.quant == "none" ? std::string(to_string(f.workload.precision)) : f.quant, fitw,
+             fmt::format("{}{}", l.max_context_tokens, l.context_capped_by_model ? " (max)" : ""),
+             format_rate(p.performance.decode_tokens_per_s) + " tok/s",
+             format_rate(p.performance.prefill_tokens_per_s) + " tok/s", note});
+    }
+    if (format == Format::Csv) return render_csv(t);
+    std::string out = heading(
+        fmt::format("Models that run on {} ({} of {} presets; at least {} tokens of context)",
+                    sanitize(label), result.rows.size(),
+                    result.rows.size() + result.left_out.size(), fit.min_context),
+        format, style);
+    (void)cards;
+    out += render(t, format, style);
+    if (format == Format::Table)
+        out += "Ranked by quality (fully on the GPU first, then parameters, then bits per weight)" +
+               std::string(fit.by_speed ? "; --rank-by speed: by decode speed" : "") + ".\n";
+    if (result.rows.empty()) out += "No preset runs on it; see 'gpuadvise fit -v' for why.\n";
     return out;
 }
 

@@ -85,6 +85,22 @@ std::vector<Rule> make_registry() {
                      }
                      return std::nullopt;
                  }});
+    r.push_back(
+        {"host-memory", RuleKind::Reject,
+         "what --offload keeps on the host must fit its memory (--ram, else the platform's)",
+         [](const PlanContext& c, const RuleData& d) -> Hit {
+             if (!c.offload || !c.host_ram) return std::nullopt;
+             // The OS and the rest of the system keep part of the RAM.
+             const double room = static_cast<double>(*c.host_ram) * d.get("usable_share");
+             if (static_cast<double>(c.offload->host_bytes) <= room) return std::nullopt;
+             return fire(c, [&] {
+                 return fmt::format(
+                     "offload keeps {:.1f} GiB in host memory; {:.0f} % of {:.0f} GiB is "
+                     "{:.1f} GiB",
+                     gib(c.offload->host_bytes), 100.0 * d.get("usable_share"), gib(*c.host_ram),
+                     room / static_cast<double>(kGiB));
+             });
+         }});
     r.push_back({"precision-bf16", RuleKind::Reject,
                  "bf16 needs a native BF16 path (Ampere, CDNA2, Xe and later)",
                  [](const PlanContext& c, const RuleData&) -> Hit {
@@ -227,6 +243,31 @@ std::vector<Rule> make_registry() {
                              100.0 * p.paging_seconds / *p.step_seconds);
                      });
                  }});
+    r.push_back(
+        {"partial-offload", RuleKind::Warn,
+         "part of the model runs from host memory: decode is bound by host bandwidth",
+         [](const PlanContext& c, const RuleData&) -> Hit {
+             if (!c.offload || c.offload->mode == OffloadMode::Gpu) return std::nullopt;
+             return fire(c, [&] {
+                 const OffloadPlan& o = *c.offload;
+                 std::string where =
+                     o.mode == OffloadMode::Experts && o.gpu_layers == o.total_layers
+                         ? fmt::format("the experts of {} of {} layers stay in host memory",
+                                       o.host_expert_layers, o.total_layers)
+                         : fmt::format("only {} of {} layers fit on the GPU", o.gpu_layers,
+                                       o.total_layers);
+                 std::string speed;
+                 const auto now = c.performance.decode_tokens_per_s;
+                 const auto full = c.full_speed ? c.full_speed->decode_tokens_per_s : std::nullopt;
+                 if (now && full)
+                     speed = fmt::format(
+                         ": ~{:.1f} tok/s instead of ~{:.0f} with it all on the GPU", *now, *full);
+                 else if (!now)
+                     speed = ": give --ram-bandwidth to time the host part";
+                 return fmt::format("PARTIAL OFFLOAD: {} ({:.1f} GiB on the host){}", where,
+                                    gib(o.host_bytes), speed);
+             });
+         }});
     r.push_back({"thin-headroom", RuleKind::Warn, "little usable memory left",
                  [](const PlanContext& c, const RuleData& d) -> Hit {
                      const double share = headroom_share(c);

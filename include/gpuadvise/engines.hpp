@@ -75,6 +75,11 @@ struct Engine {
     std::span<const QuantFamily> formats;  // weight-format families it loads
     std::span<const std::string_view> kv_dtypes;
     std::string_view source;
+    // Prompt tokens one prefill step processes at most (llama.cpp's n_ubatch):
+    // the activation peak is that chunk's, not the whole prompt's. 0: the
+    // whole prompt at once (transformers), or not known.
+    std::int64_t prefill_chunk = 0;
+    std::string_view prefill_chunk_source;
 
     const EngineBackend* backend(SoftwarePlatform p) const;
     bool loads(QuantFamily f) const;

@@ -59,6 +59,10 @@ enum class Field : std::uint8_t {
     HaveHost,
     // the host
     Os,
+    Offload,
+    Ram,
+    RamBandwidth,
+    Vram,
     // ranking
     Top,
     RankBy,
@@ -74,6 +78,9 @@ enum class Field : std::uint8_t {
     MinBandwidth,
     Supports,
     Sort,
+    MinContext,
+    MinSpeed,
+    Family,
     // output and data
     Format,
     Color,
@@ -105,6 +112,7 @@ enum FieldGroup : std::uint16_t {
     kCatalogGroup = 1U << 6U,   // --catalog, --catalog-merge
     kGpuGroup = 1U << 7U,       // --gpu: the card estimate, check and fit answer for
     kFilterGroup = 1U << 8U,    // gpus: --min-memory, --supports, --sort
+    kFitGroup = 1U << 9U,       // fit: --min-context, --min-speed, --family (and --vram)
 };
 
 // Which workloads a workload field means something for; giving it for another

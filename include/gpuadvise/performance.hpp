@@ -11,6 +11,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/offload.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -118,6 +119,17 @@ Performance estimate_split_performance(const Workload& workload, const MemoryEst
                                        std::span<const SplitStage> stages,
                                        const JobOptions& job = {},
                                        std::optional<double> price_usd = std::nullopt);
+
+// Inference with part of the model in host memory (--offload): the GPUs'
+// share is read at their bandwidth, the host's at `host_gbps` (null: the host
+// part cannot be timed, nor the decode rate); prefill runs on the GPU and
+// streams the host-resident weights over PCIe once per micro-batch of
+// kPrefillUbatch tokens, as llama.cpp does for batches of 32 or more.
+inline constexpr double kPrefillUbatch = 512;  // llama.cpp's default n_ubatch
+Performance estimate_offload_performance(const Workload& workload, const OffloadPlan& plan,
+                                         const Gpu& gpu, std::optional<double> host_gbps,
+                                         const JobOptions& job = {},
+                                         std::optional<double> price_usd = std::nullopt);
 
 // `workload.gpus` cards of `gpu`, with `memory` the per-GPU estimate;
 // `price_usd` is what the whole plan costs (GPUs and host), for job costs;

@@ -54,6 +54,11 @@ struct HostPlatform {
     std::string_view usd_basis;
     std::string_view date;
     std::optional<double> host_watts;  // CPUs, memory, fans, NICs under load
+    // Host memory, for layers offloaded from the GPU: size and peak bandwidth
+    // (channels x data rate x 8 bytes); nullopt = not fixed by the platform.
+    std::optional<double> ram_gb;
+    std::optional<double> ram_bandwidth_gbps;
+    std::string_view ram_source;
     std::string_view source;
 
     bool holds(const Gpu& gpu, std::int64_t count) const;

@@ -11,6 +11,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/offload.hpp"
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/rules.hpp"
@@ -41,6 +42,9 @@ struct RankOptions {
     const HostPlatform* platform = nullptr;  // --platform: every plan goes into it
     bool have_host = false;                  // --have-host: the platform costs nothing
     std::optional<std::string> region;       // --region: also the cards sold only there
+    OffloadRequest offload;                  // --offload (llama.cpp-style engines)
+    std::optional<std::uint64_t> ram_bytes;  // --ram; else the platform's
+    std::optional<double> ram_gbps;          // --ram-bandwidth; else the platform's
     const TaskRequirements* task = nullptr;
     JobOptions job;
     // How many of the ranked plans get their reasons, warnings and rule
@@ -48,6 +52,19 @@ struct RankOptions {
     std::size_t describe_top = SIZE_MAX;
 };
 
+// The largest context (at the plan's batch) and the largest batch (at its
+// context) whose memory still fits the plan's cards, found by integer
+// bisection on the memory model itself (exact: the model is monotone in
+// both). Inference keeps --gen and grows the prompt; training grows the
+// sequence. The context is capped at the model's trained length when the
+// model says it, and at kMaxLimitTokens otherwise.
+inline constexpr std::int64_t kMaxLimitTokens = 1LL << 24;  // 16.7M tokens
+inline constexpr std::int64_t kMaxLimitBatch = 1LL << 20;
+struct Limits {
+    std::int64_t max_context_tokens = 0;  // 0: not even the smallest context fits
+    std::int64_t max_batch = 0;
+    bool context_capped_by_model = false;  // the model's trained length, not memory, binds
+};
 // One card of a mixed box and what it holds.
 struct Placement {
     const Gpu* gpu = nullptr;
@@ -75,6 +92,11 @@ struct Recommendation {
     double total_usd = 0;            // cards + platform; 0 when a card's price is unknown
     const Engine* engine = nullptr;  // inference: the engine the plan runs
     Topology topology;
+    // --offload: where the model is (mode gpu when it all fits); `memory` is
+    // then the GPU's share.
+    std::optional<OffloadPlan> offload;
+    // estimate/check/fit with a card: plan_limits, filled by the caller.
+    std::optional<Limits> limits;
     // A box of different cards (--gpu a,b): each card's part. `gpu` is then
     // the card that bounds the plan and `memory` its share.
     std::vector<Placement> placement;
@@ -108,6 +130,9 @@ inline constexpr std::int64_t kMaxBoxGpus = 64;
 // slowest card.
 Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
                             const RankOptions& options);
+Limits plan_limits(const Workload& base, const Recommendation& rec,
+                   std::span<const Gpu* const> cards, const RankOptions& options);
+
 // "rtx-3090 + rtx-3060-12gb" or "2 x rtx-3090".
 std::string plan_label(const Recommendation& rec);
 
@@ -122,6 +147,11 @@ struct DocumentPick {
 std::optional<DocumentPick> document_pick(const Workload& workload, const Catalog& catalog,
                                           const std::vector<Recommendation>& ranked,
                                           const RankOptions& options);
+
+// Host memory and its bandwidth for a plan: the flags, else the platform's.
+std::optional<std::uint64_t> host_ram_bytes(const RankOptions& options,
+                                            const HostPlatform* platform);
+std::optional<double> host_ram_gbps(const RankOptions& options, const HostPlatform* platform);
 
 // "yes", "tight" or "no".
 std::string_view fit_word(const Recommendation& rec);

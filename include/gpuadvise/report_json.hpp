@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/fit.hpp"
 #include "gpuadvise/json.hpp"
 #include "gpuadvise/launch.hpp"
 #include "gpuadvise/memory.hpp"
@@ -43,6 +44,9 @@ std::string recommend_json(const Workload& w, const MemoryEstimate& m,
 // `gpuadvise check --json`.
 std::string check_json(const Workload& w, const Recommendation& rec, const Launch* launch = nullptr,
                        bool pretty = true);
+// `fit --json` (docs/schema/fit.schema.json).
+std::string fit_json(const std::string& label, std::span<const Gpu* const> cards,
+                     const FitResult& result, const FitOptions& fit, std::size_t top);
 std::string gpus_json(const Catalog& catalog, const std::vector<const Gpu*>& gpus);
 std::string gpu_show_json(const Gpu& g);
 std::string models_json(const std::vector<ModelPreset>& presets);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/fit.hpp"
 #include "gpuadvise/launch.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/rank.hpp"
@@ -38,6 +39,10 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const Style& style);
 // One plan's reasons, warnings and tips as lines (estimate --gpu).
 std::string plan_notes_text(const Recommendation& rec, Format format);
+// `fit`: the models that run on `label`'s cards.
+std::string fit_text(const std::string& label, std::span<const Gpu* const> cards,
+                     const FitResult& result, const FitOptions& fit, std::size_t top, Format format,
+                     const Style& style);
 // --emit's command (and config file) as text; `title` names the plan.
 std::string launch_text(const Launch& l, std::string_view title, Format format, const Style& style);
 // A mixed box's cards and what each holds ("" for one kind of card).

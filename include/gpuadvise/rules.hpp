@@ -14,6 +14,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/offload.hpp"
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/task.hpp"
@@ -74,6 +75,9 @@ struct PlanContext {
     const HostPlatform* platform = nullptr;         // null: no platform holds the plan's cards
     const HostPlatform* forced_platform = nullptr;  // --platform
     std::span<const SoftwareNeed> software;
+    const OffloadPlan* offload = nullptr;     // --offload placed part of the model on the host
+    std::optional<std::uint64_t> host_ram;    // host memory, when known
+    const Performance* full_speed = nullptr;  // the speed with everything on the GPU (offload)
 };
 
 struct Rule {

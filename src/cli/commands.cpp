@@ -14,6 +14,7 @@
 #include "gpuadvise/batch.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/fit.hpp"
 #include "gpuadvise/json.hpp"
 #include "gpuadvise/launch.hpp"
 #include "gpuadvise/names.hpp"
@@ -138,6 +139,23 @@ std::vector<std::string> local_gpu_ids(const Catalog& catalog, std::string_view 
     return ids;
 }
 
+// The card as this run sees it: the catalog's, or a copy with --vram's memory
+// (a laptop or cut-down variant of the same chip).
+const Gpu* with_vram(Context& ctx, const Gpu& gpu) {
+    const auto& v = ctx.request.get(Field::Vram);
+    if (!v) return &gpu;
+    if (!v->text.empty() && trim(v->text).find_first_not_of("0123456789.") == std::string::npos)
+        throw InputError(fmt::format("{} {} has no unit; give a size like {}GB", v->origin,
+                                     quote(v->text), trim(v->text)));
+    const std::uint64_t bytes = parse_bytes(v->text, v->origin);
+    if (bytes < (1ULL << 28U))
+        throw InputError(fmt::format("{} {}: a card has at least 256 MiB; give a size like 12GB",
+                                     v->origin, quote(v->text)));
+    Gpu& copy = ctx.made_gpus.emplace_back(gpu);
+    copy.memory_bytes = bytes;
+    return &copy;
+}
+
 // The box --gpu describes: one card named `--gpus` times, a list of cards
 // ("rtx-3090,rtx-3060-12gb"), or 'local': the cards detect finds (the first
 // --gpus of them when --gpus is given).
@@ -167,9 +185,12 @@ std::vector<const Gpu*> target_cards(Context& ctx, Workload& w) {
     std::vector<const Gpu*> cards;
     if (names.size() == 1 && !local) {
         // One name (also an empty one, which resolve_gpu reports): --gpus copies of it.
-        cards.assign(static_cast<std::size_t>(w.gpus), &resolve_gpu(catalog, names[0], g->origin));
+        cards.assign(static_cast<std::size_t>(w.gpus),
+                     with_vram(ctx, resolve_gpu(catalog, names[0], g->origin)));
         return cards;
     }
+    if (ctx.request.has(Field::Vram))
+        throw InputError("--vram sets one card's memory; with several cards name each one");
     if (given && !local && static_cast<std::size_t>(w.gpus) != names.size())
         throw InputError(fmt::format("{} {} names {} cards but --gpus says {}; drop --gpus",
                                      g->origin, quote(g->text), names.size(), w.gpus));
@@ -254,7 +275,8 @@ int cmd_estimate(Context& ctx) {
     const auto cards = target_cards(ctx, box);
     RankOptions options = rank_options(ctx.request, box);
     if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
-    const Recommendation rec = evaluate_box(box, cards, options);
+    Recommendation rec = evaluate_box(box, cards, options);
+    rec.limits = plan_limits(box, rec, cards, options);
     const auto launch = emit_launch(ctx, box, &rec);
     if (ctx.json())
         return ctx.emit(with_newline(estimate_json(w, memory, &rec, launch ? &*launch : nullptr)),
@@ -276,7 +298,8 @@ int cmd_check(Context& ctx) {
     Workload w = resolve(ctx);
     const auto cards = target_cards(ctx, w);
     const RankOptions options = rank_options(ctx.request, w);
-    const Recommendation rec = evaluate_box(w, cards, options);
+    Recommendation rec = evaluate_box(w, cards, options);
+    rec.limits = plan_limits(w, rec, cards, options);
     const int code = rec.fits ? kExitOk : kExitNo;
     // A check that answers no has nothing to launch: the answer stands, --emit is ignored.
     const auto launch = rec.fits ? emit_launch(ctx, w, &rec) : std::nullopt;
@@ -311,6 +334,49 @@ int cmd_compare(Context& ctx) {
     return ctx.emit(
         recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format, ctx.style),
         kExitOk);
+}
+
+// Which presets run on a box: the reverse of the main command.
+int cmd_fit(Context& ctx) {
+    const Request& r = ctx.request;
+    if (!r.has(Field::Gpu))
+        throw InputError(
+            "fit needs --gpu (a catalog id, 'local', or a list like rtx-3090,rtx-3060-12gb); "
+            "--vram then sets its memory");
+    Request base = r;
+    // Local users run llama.cpp and its wrappers: the default engine for fit.
+    if (!base.has(Field::Engine) && !base.has(Field::Method))
+        base.set(Field::Engine, "llama.cpp", "fit's default engine");
+    Workload shape;
+    std::vector<const Gpu*> cards = target_cards(ctx, shape);
+    if (!r.has(Field::Gpus) && cards.size() == 1) shape.gpus = 1;
+    if (cards.size() > 1 || r.has(Field::Gpus)) {
+        base.set(Field::Gpus, std::to_string(cards.size()), "the box's cards");
+    }
+    RankOptions options = rank_options(base, shape);
+    FitOptions fit;
+    if (const auto& v = r.get(Field::MinContext))
+        fit.min_context = parse_positive_int(v->text, v->origin, 1LL << 24);
+    if (const auto& v = r.get(Field::MinSpeed))
+        fit.min_speed = parse_positive_real(v->text, v->origin);
+    if (const auto& v = r.get(Field::Family)) fit.family = lower(trim(v->text));
+    fit.by_speed = options.rank_by == RankBy::Speed;
+    if (options.rank_by != RankBy::Speed && options.rank_by != RankBy::Value)
+        throw InputError(
+            fmt::format("fit --rank-by {}: fit ranks by quality (the default) or speed",
+                        to_string(options.rank_by)));
+    fit.allow_offload = !r.has(Field::Offload) || options.offload.kind != OffloadKind::None;
+    const FitResult result = fit_models(base, embedded::model_presets(), cards, options, fit);
+    Recommendation box;  // for the label
+    if (!result.rows.empty()) box = result.rows.front().plan;
+    const std::string label =
+        cards.size() == 1
+            ? std::string(cards.front()->id)
+            : (result.rows.empty() ? fmt::format("{} cards", cards.size()) : plan_label(box));
+    const std::size_t top = top_count(r);
+    if (ctx.json())
+        return ctx.emit(with_newline(fit_json(label, cards, result, fit, top)), kExitOk);
+    return ctx.emit(fit_text(label, cards, result, fit, top, ctx.format, ctx.style), kExitOk);
 }
 
 int cmd_gpus(Context& ctx) {
@@ -450,7 +516,8 @@ constexpr std::uint16_t kWork = kModelGroup | kWorkloadGroup | kJobGroup | kHost
 constexpr std::uint16_t kOut = kOutputGroup | kCatalogGroup;
 
 constexpr Field kGpuField[] = {Field::Gpu};
-constexpr Field kEmitField[] = {Field::Emit};
+constexpr Field kEmitField[] = {Field::Emit, Field::Vram};
+constexpr Field kFitFields[] = {Field::RankBy, Field::Top};
 constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
 constexpr Positional kCompareArgs[] = {
     {"gpus", "GPUs to compare (ids, aliases or names; 'local' for this machine's)", true, true,
@@ -495,6 +562,15 @@ const Command kCommands[] = {
      kCompareArgs,
      false,
      cmd_compare},
+    {"fit",
+     "Which model presets run on this card or box: best quantization, longest context, speed, "
+     "offload",
+     kWorkloadGroup | kHostGroup | kOutputGroup | kGpuGroup | kFitGroup,
+     kFitFields,
+     {},
+     {},
+     false,
+     cmd_fit},
     {"gpus",
      "List the GPU catalog (filter, sort, JSON); 'gpus show ID' for one card",
      kOut | kFilterGroup,

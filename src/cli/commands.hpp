@@ -3,6 +3,7 @@
 // field groups it takes, its positional arguments and its handler. Parsing,
 // --help, completions, the man page and dispatch all read it.
 #include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -77,6 +78,8 @@ struct Context {
     bool fast_exit = false;  // the real binary: exit without freeing once the answer is out
 
     bool json() const { return format == Format::Json; }
+    // Cards made for this run (--vram on a catalog card, or a card of that size).
+    std::deque<Gpu> made_gpus;
     // The catalog: embedded, or --catalog / --catalog-merge, with config prices.
     const Catalog& catalog();
     // Writes the answer, flushes and checks it reached the stream (throws

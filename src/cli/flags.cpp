@@ -250,9 +250,11 @@ std::string help_text(const Command& command) {
             out += fmt::format("  {:<28}  {}\n", p.name, p.help);
     }
     static constexpr std::pair<std::uint16_t, const char*> kSections[] = {
-        {kModelGroup, "The model"},   {kGpuGroup, "The card"},  {kWorkloadGroup, "The workload"},
-        {kJobGroup, "Time and cost"}, {kHostGroup, "The host"}, {kRankGroup, "Ranking"},
-        {kFilterGroup, "Filters"},    {kOutputGroup, "Output"}, {kCatalogGroup, "The catalog"}};
+        {kModelGroup, "The model"},       {kGpuGroup, "The card"},
+        {kWorkloadGroup, "The workload"}, {kJobGroup, "Time and cost"},
+        {kHostGroup, "The host"},         {kRankGroup, "Ranking"},
+        {kFilterGroup, "Filters"},        {kFitGroup, "Which models"},
+        {kOutputGroup, "Output"},         {kCatalogGroup, "The catalog"}};
     const auto fields = accepted_fields(command);
     for (const auto& [group, title] : kSections) {
         std::string section;

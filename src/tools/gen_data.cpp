@@ -167,7 +167,8 @@ std::string engines_code(const std::vector<Engine>& rows) {
              << str(e.evidence) << ", " << enum_value("MultiGpu", e.multi_gpu) << ", "
              << enum_value("MemoryPolicy", e.memory) << ", std::span<const EngineBackend>(kBackends"
              << n << "), std::span<const QuantFamily>(kFormats" << n << "), "
-             << list(defs, "kKv" + n, e.kv_dtypes) << ", " << str(e.source) << "},\n";
+             << list(defs, "kKv" + n, e.kv_dtypes) << ", " << str(e.source) << ", "
+             << e.prefill_chunk << ", " << str(e.prefill_chunk_source) << "},\n";
     }
     return defs.str() + "\nconstexpr Engine kEngines[] = {\n" + body.str() + "};\n";
 }
@@ -236,7 +237,8 @@ std::string platforms_code(const std::vector<HostPlatform>& rows) {
              << (p.passive_cooling ? "true" : "false") << ", " << opt(p.lanes_per_gpu) << ", "
              << opt(p.usd) << ", " << enum_value("PriceKind", p.price_kind) << ", "
              << str(p.usd_basis) << ", " << str(p.date) << ", " << opt(p.host_watts) << ", "
-             << str(p.source) << "},\n";
+             << opt(p.ram_gb) << ", " << opt(p.ram_bandwidth_gbps) << ", " << str(p.ram_source)
+             << ", " << str(p.source) << "},\n";
     }
     return defs.str() + "\nconstexpr HostPlatform kPlatforms[] = {\n" + body.str() + "};\n";
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/gguf_builder.hpp"
 #include "support/run_process.hpp"
 #include "support/temp_files.hpp"
 
@@ -18,7 +19,8 @@ namespace {
 using nlohmann::json;
 
 // The binary under test with these arguments.
-ProcessResult gpuadvise(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
+ProcessResult run_gpuadvise(std::vector<std::string> args,
+                            const std::vector<std::string>& env = {}) {
     args.insert(args.begin(), GPUADVISE_BIN);
     return run_process(args, "", env);
 }
@@ -26,7 +28,7 @@ ProcessResult gpuadvise(std::vector<std::string> args, const std::vector<std::st
 json run_json(std::vector<std::string> args, int expect = 0,
               const std::vector<std::string>& env = {}) {
     args.emplace_back("--json");
-    const ProcessResult r = gpuadvise(args, env);
+    const ProcessResult r = run_gpuadvise(args, env);
     INFO("stderr: " << r.err);
     REQUIRE(r.exit_code == expect);
     return json::parse(r.out);
@@ -151,7 +153,7 @@ TEST_CASE("scenario: no TensorRT-LLM plan on a non-NVIDIA card") {
             INFO(tag(r));
             CHECK(r.at("vendor") == "nvidia");
         }
-    const ProcessResult amd = gpuadvise(
+    const ProcessResult amd = run_gpuadvise(
         {"check", "--gpu", "amd-rx-7900-xtx", "--model", "8B", "--engine", "tensorrt-llm"});
     CHECK(amd.exit_code == 1);
     CHECK_THAT(amd.out, Catch::Contains("TensorRT-LLM does not run"));
@@ -170,14 +172,14 @@ TEST_CASE(
 }
 
 TEST_CASE("scenario: vLLM asked for on a Mac does not fit, with the reason") {
-    const ProcessResult r = gpuadvise(
+    const ProcessResult r = run_gpuadvise(
         {"check", "--gpu", "apple-m3-max-40c-128gb", "--model", "8B", "--engine", "vllm"});
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("vLLM"));
 }
 
 TEST_CASE("scenario: bitsandbytes QLoRA on Apple is not a fit (exit 1), not a warning") {
-    const ProcessResult r = gpuadvise(
+    const ProcessResult r = run_gpuadvise(
         {"check", "--gpu", "apple-m3-max-40c-128gb", "--model", "8B", "--method", "qlora"});
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("bitsandbytes"));
@@ -357,7 +359,7 @@ TEST_CASE("scenario: --gpu local answers for the cards detect finds, not N copie
 
 TEST_CASE("scenario: a card list and a different --gpus disagree: exit 2") {
     const ProcessResult r =
-        gpuadvise({"check", "--gpu", "rtx-3090,rtx-3060-12gb", "--gpus", "4", "--model", "8B"});
+        run_gpuadvise({"check", "--gpu", "rtx-3090,rtx-3060-12gb", "--gpus", "4", "--model", "8B"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("names 2 cards"));
 }
@@ -417,7 +419,7 @@ TEST_CASE("scenario: --emit axolotl for QLoRA loads the base in 4 bits with the 
 }
 
 TEST_CASE("scenario: --emit a serving engine for a training job is a usage error") {
-    const ProcessResult r = gpuadvise({"--model", "8B", "--method", "lora", "--emit", "vllm"});
+    const ProcessResult r = run_gpuadvise({"--model", "8B", "--method", "lora", "--emit", "vllm"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("--emit vllm serves a model"));
 }
@@ -431,4 +433,124 @@ TEST_CASE("scenario: --gpus 4 over a catalog with Macs answers (no platform hold
             CHECK_FALSE(r.at("fits").get<bool>());
         }
     CHECK(mac);
+}
+
+// ---------------------------------------------------------------- local users
+
+TEST_CASE("scenario: fit on a 24 GB card offers a 27B+ model at 3.5+ bits in its top five") {
+    const auto doc = run_json({"fit", "--gpu", "rtx-4090"});
+    bool big = false;
+    for (std::size_t i = 0; i < 5 && i < doc.at("models").size(); ++i) {
+        const auto& m = doc.at("models")[i];
+        INFO(m.at("model") << " " << m.at("quant"));
+        CHECK(m.at("fit") != "offload");
+        CHECK(m.at("bits_per_weight").get<double>() >= 3.5);
+        CHECK(m.at("max_context_tokens").get<int>() >= 4096);
+        big = big || m.at("params").get<double>() >= 27e9;
+    }
+    CHECK(big);
+}
+
+TEST_CASE("scenario: fit never lists a model bigger than the card as fitting without offload") {
+    const auto doc = run_json({"fit", "--gpu", "rtx-3060-12gb", "--top", "100"});
+    for (const auto& m : doc.at("models")) {
+        INFO(m.at("model"));
+        if (m.at("fit") == "offload") {
+            CHECK(m.at("offload").is_object());
+            CHECK(m.at("offload").at("host_bytes").get<double>() > 0);
+        } else {
+            CHECK(m.at("per_gpu_bytes").get<double>() <= m.at("usable_bytes").get<double>());
+        }
+    }
+}
+
+TEST_CASE(
+    "scenario: fit on a 12 GB laptop GPU (--vram) lists fewer and smaller models than on "
+    "the desktop card") {
+    const auto desktop =
+        run_json({"fit", "--gpu", "rtx-4080", "--top", "100", "--offload", "none"});
+    const auto laptop = run_json(
+        {"fit", "--gpu", "rtx-4080", "--vram", "12GB", "--top", "100", "--offload", "none"});
+    CHECK(laptop.at("cards")[0].at("memory_bytes") == 12000000000LL);
+    CHECK(laptop.at("models").size() <= desktop.at("models").size());
+    CHECK(laptop.at("models")[0].at("params").get<double>() <=
+          desktop.at("models")[0].at("params").get<double>());
+}
+
+TEST_CASE("scenario: fit on a 36 GB Mac uses its GPU share of unified memory, never all of it") {
+    const auto doc =
+        run_json({"fit", "--gpu", "apple-m4-max-40c", "--vram", "36GB", "--top", "100"});
+    REQUIRE_FALSE(doc.at("models").empty());
+    for (const auto& m : doc.at("models")) {
+        CHECK(m.at("usable_bytes").get<double>() < 36e9 * 0.8);
+        CHECK(m.at("fit") != "offload");  // unified memory: nothing to offload to
+    }
+}
+
+TEST_CASE("scenario: fit on a 3090 + 3060 box runs a 32B model fully on the GPUs") {
+    const auto doc = run_json({"fit", "--gpu", "rtx-3090,rtx-3060-12gb", "--family", "qwen"});
+    bool found = false;
+    for (const auto& m : doc.at("models"))
+        if (m.at("model") == "qwen2.5-32b") {
+            found = true;
+            CHECK(m.at("fit") != "offload");
+            CHECK(m.at("bits_per_weight").get<double>() >= 4.0);
+        }
+    CHECK(found);
+}
+
+TEST_CASE(
+    "scenario: 70B Q4_K_M on one 24 GB card with --offload auto: the split and a speed "
+    "users report (2-4 tok/s on a DDR5 desktop)") {
+    const auto plan = run_json({"estimate", "--model", "llama-3.1-70b", "--quant", "q4_k_m",
+                                "--engine", "llama.cpp", "--gpu", "rtx-4090", "--offload", "auto"})
+                          .at("plan");
+    const auto& o = plan.at("offload");
+    CHECK(o.at("mode") == "layers");
+    CHECK(o.at("total_layers") == 80);
+    CHECK(o.at("gpu_layers").get<int>() >= 25);
+    CHECK(o.at("gpu_layers").get<int>() <= 50);
+    CHECK(o.at("host_bytes").get<double>() > 15.0 * (1ULL << 30U));
+    const double tps = decode(plan);
+    CHECK(tps >= 1.5);
+    CHECK(tps <= 5.0);
+    bool loud = false;
+    for (const auto& w : plan.at("warnings"))
+        loud = loud || w.get<std::string>().find("PARTIAL OFFLOAD") != std::string::npos;
+    CHECK(loud);
+}
+
+TEST_CASE("scenario: offload that needs more host RAM than the box has does not fit") {
+    const ProcessResult r =
+        run_gpuadvise({"check", "--model", "llama-3.1-70b", "--quant", "q8_0", "--engine",
+                       "llama.cpp", "--gpu", "rtx-4090", "--offload", "auto", "--ram", "32GB"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("host memory"));
+}
+
+TEST_CASE("scenario: limits: 8B Q4_K_M on a 24 GB card reaches the model's trained context") {
+    const auto plan = run_json({"estimate", "--model", "llama-3.1-8b", "--quant", "q4_k_m",
+                                "--engine", "llama.cpp", "--gpu", "rtx-4090"})
+                          .at("plan");
+    CHECK(plan.at("limits").at("max_context_tokens") == 131072);
+    CHECK(plan.at("limits").at("context_capped_by_model") == true);
+    CHECK(plan.at("limits").at("max_batch").get<int>() > 1);
+}
+
+TEST_CASE(
+    "scenario: --offload on a GGUF file written here: -ngl layers and the emitted command "
+    "agree") {
+    TempDir dir;
+    const auto b = gguf_test::tiny_llama(false);
+    const std::string path =
+        dir.write("tiny.gguf", b.header() + std::string(b.file_size() - b.header().size(), '\0'));
+    const auto doc = run_json({"estimate", "--gguf", path, "--gpu", "rtx-3060-12gb", "--offload",
+                               "1", "--emit", "llama-server"});
+    const auto& o = doc.at("plan").at("offload");
+    CHECK(o.at("gpu_layers") == 1);
+    CHECK(o.at("total_layers") == 2);
+    CHECK(o.at("ngl") == 1);
+    CHECK_THAT(doc.at("launch").at("command").get<std::string>(), Catch::Contains("-ngl 1 "));
+    CHECK(run_gpuadvise({"estimate", "--gguf", path, "--gpu", "rtx-3060-12gb", "--offload", "4"})
+              .exit_code == 2);
 }

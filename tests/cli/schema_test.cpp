@@ -26,9 +26,9 @@ using Args = std::vector<std::string>;
 const std::filesystem::path kSchemaDir =
     std::filesystem::path(GPUADVISE_SOURCE_DIR) / "docs" / "schema";
 
-const std::vector<std::string> kSchemaNames{"recommend", "estimate", "estimate-gpu",
-                                            "check",     "gpus",     "gpu-show",
-                                            "models",    "rules",    "detect"};
+const std::vector<std::string> kSchemaNames{"recommend", "estimate", "estimate-gpu", "check",
+                                            "gpus",      "gpu-show", "models",       "rules",
+                                            "detect",    "fit"};
 
 json read_json_file(const std::filesystem::path& path) {
     std::ifstream in(path);
@@ -327,6 +327,32 @@ TEST_CASE("schema: gpus, gpus show, models and rules --json validate") {
         run_and_validate("gpu-show", {"gpus", "show", g["id"].get<std::string>(), "--json"});
     run_and_validate("models", {"models", "--json"});
     run_and_validate("rules", {"rules", "--json"});
+}
+
+TEST_CASE("schema: fit, --offload, limits and --emit validate") {
+    for (const Args& a : std::vector<Args>{
+             {"fit", "--gpu", "rtx-4090", "--json", "--top", "100"},
+             {"fit", "--gpu", "rtx-3060-12gb", "--json", "--top", "100", "--min-context", "32768"},
+             {"fit", "--gpu", "rtx-3090,rtx-3060-12gb", "--json"},
+             {"fit", "--gpu", "apple-m4-max-40c", "--json", "--rank-by", "speed"},
+             {"fit", "--gpu", "rtx-4090", "--json", "--method", "qlora"},
+             {"fit", "--gpu", "rtx-4090", "--json", "--offload", "none", "--family", "qwen"}}) {
+        const json doc = run_and_validate("fit", a);
+        CHECK_FALSE(doc["models"].empty());
+    }
+    for (const Args& a : std::vector<Args>{
+             {"estimate", "--model", "llama-3.1-70b", "--quant", "q4_k_m", "--engine", "llama.cpp",
+              "--gpu", "rtx-4090", "--offload", "auto", "--json"},
+             {"estimate", "--model", "qwen3-30b-a3b", "--quant", "q4_k_m", "--engine", "llama.cpp",
+              "--gpu", "rtx-3060-12gb", "--offload", "auto", "--emit", "auto", "--json"}}) {
+        const json doc = run_and_validate("estimate-gpu", a);
+        CHECK(doc["plan"]["offload"].is_object());
+        CHECK(doc["plan"]["limits"].is_object());
+    }
+    run_and_validate("check", {"check", "--gpu", "rtx-3090,rtx-3060-12gb", "--model", "13B",
+                               "--engine", "llama.cpp", "--emit", "auto", "--json"});
+    run_and_validate("recommend", {"--model", "llama-3.1-70b", "--quant", "awq-int4", "--engine",
+                                   "vllm", "--emit", "auto", "--json"});
 }
 
 TEST_CASE("schema: a minimal user catalog still produces valid output") {

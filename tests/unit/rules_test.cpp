@@ -49,6 +49,8 @@ struct Case {
     const HostPlatform* forced_platform = nullptr;
     // The software the plan needs: its engine by default (rank.cpp's software_needs).
     std::vector<SoftwareNeed> software = {};
+    std::optional<OffloadPlan> offload = std::nullopt;
+    std::optional<std::uint64_t> host_ram = std::nullopt;
 };
 
 bool fires(const std::string& id, const Case& c) {
@@ -58,8 +60,11 @@ bool fires(const std::string& id, const Case& c) {
     std::vector<SoftwareNeed> software = c.software;
     if (software.empty() && c.workload.engine)
         software.push_back({c.workload.engine, QuantFamily::None});
-    const PlanContext ctx{c.workload, c.gpu,   m,    p,          c.usable,          c.task,
-                          c.budget,   c.price, true, c.platform, c.forced_platform, software};
+    PlanContext ctx{c.workload, c.gpu,        m,      p,          c.usable,          c.task,
+                    c.budget,   c.price,      true,   c.platform, c.forced_platform, software,
+                    nullptr,    std::nullopt, nullptr};
+    ctx.offload = c.offload ? &*c.offload : nullptr;
+    ctx.host_ram = c.host_ram;
     for (const auto& hit : evaluate_rules(ctx)) {
         if (hit.id != id) continue;
         CHECK_FALSE(hit.message.empty());
@@ -188,6 +193,29 @@ std::map<std::string, Pair> cases() {
                                                {Field::Method, "full"},
                                                {Field::Optimizer, "paged-adamw-32bit"}})};
                             }};
+    // 70B Q4_K_M with 40 of 80 layers on the card.
+    const auto offloaded = [] {
+        Case c{w({{Field::Model, "70B"}, {Field::Quant, "q4_k_m"}, {Field::Engine, "llama.cpp"}})};
+        c.offload = plan_offload(c.workload, estimate(c.workload), 24ULL << 30U, 1,
+                                 {OffloadKind::Layers, 40});
+        return c;
+    };
+    m["host-memory"] = {[=] {
+                            Case c = offloaded();
+                            c.host_ram = 16ULL << 30U;  // 20 GiB of layers do not fit in 16 GiB
+                            return c;
+                        },
+                        [=] {
+                            Case c = offloaded();
+                            c.host_ram = 64ULL << 30U;
+                            return c;
+                        }};
+    m["partial-offload"] = {offloaded, [] {
+                                Case c{w({{Field::Model, "1B"}, {Field::Engine, "llama.cpp"}})};
+                                c.offload = plan_offload(c.workload, estimate(c.workload),
+                                                         24ULL << 30U, 1, {OffloadKind::Auto, 0});
+                                return c;
+                            }};
     m["thin-headroom"] = {[&] {
                               Case c{small()};
                               c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
@@ -279,8 +307,9 @@ TEST_CASE("rules only decide while ranking, and messages are formatted when desc
     const MemoryEstimate m = estimate(wl);
     const Performance p = estimate_performance(wl, m, card());
     const Gpu g = card();
-    const PlanContext quiet{wl,           g,    m,     p,          24ULL << 30U, nullptr,
-                            std::nullopt, 1000, false, &desktop(), nullptr,      {}};
+    const PlanContext quiet{wl,     g,     m,          p,       24ULL << 30U, nullptr, std::nullopt,
+                            1000,   false, &desktop(), nullptr, {},           nullptr, std::nullopt,
+                            nullptr};
     const auto hits = evaluate_rules(quiet);
     REQUIRE_FALSE(hits.empty());
     for (const auto& h : hits) CHECK(h.message.empty());
