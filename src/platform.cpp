@@ -93,6 +93,10 @@ Parsed<HostPlatform> parse_platforms(std::string_view text, std::string_view sou
         p.name = r.str("name");
         p.kind = kPlatformKinds.parse(r.str("kind"), at("kind"));
         p.max_gpus = r.integer("max_gpus", 1, 1024);
+        p.sold_in = r.opt_integer("sold_in", 1, 1024);
+        p.sold_in_source = r.str_or("sold_in_source", "");
+        if (p.sold_in && p.sold_in_source.empty())
+            r.fail("sold_in_source", "must say where sold_in comes from");
         std::vector<FormFactor> forms;
         for (const auto f : r.strings("forms")) forms.push_back(kFormFactors.parse(f, at("forms")));
         if (forms.empty()) r.fail("forms", "must list the forms it takes (card, module, soc)");

@@ -236,6 +236,11 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     // The whole system: the cards and the platform that holds them.
     rec.platform = platform_for(gpu, count, options);
     if (rec.platform && !options.have_host) rec.platform_usd = rec.platform->usd.value_or(0.0);
+    // A populated baseboard is bought whole.
+    const std::int64_t bought =
+        rec.platform && rec.platform->sold_in ? std::max(count, *rec.platform->sold_in) : count;
+    if (bought > count && gpu.price && rec.placement.empty())
+        rec.price_usd = gpu.price->usd * static_cast<double>(bought);
     rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
     rec.topology = plan_topology(gpu, count);
     rec.performance =
@@ -268,7 +273,8 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                         software,
                         nullptr,
                         std::nullopt,
-                        nullptr};
+                        nullptr,
+                        options.have_host};
     context.offload = rec.offload ? &*rec.offload : nullptr;
     context.host_ram = host_ram_bytes(options, rec.platform);
     context.full_speed = full_speed ? &*full_speed : nullptr;
@@ -294,6 +300,11 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     }
     if (describe)
         for (const auto& warning : w.warnings) rec.warnings.push_back(warning);
+    if (describe && bought > count)
+        rec.warnings.push_back(fmt::format(
+            "{} is sold with {} GPUs: the price counts {}, the plan uses {} (the rest can run "
+            "other jobs or replicas)",
+            rec.platform->name, bought, bought, count));
 
     // Scores: higher is better for every --rank-by. A fixed requirement has no
     // model to time; memory bandwidth stands in for speed, as in the source
@@ -414,9 +425,19 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             const bool pa = a.total_usd > 0, pb = b.total_usd > 0;
             if (by_money && pa != pb) return pa;
             if (a.score != b.score) return a.score > b.score;
-        } else if (a.headroom_bytes != b.headroom_bytes) {
-            return a.headroom_bytes >
-                   b.headroom_bytes;  // closest misses first: the least memory short per GPU
+        } else {
+            // Misses that hold the model (a budget, a platform, software) come
+            // first, cheapest first: the nearest thing a buyer could do. Then
+            // the least memory short per GPU.
+            const bool ma = a.headroom_bytes >= 0, mb = b.headroom_bytes >= 0;
+            if (ma != mb) return ma;
+            if (ma) {
+                const double ua = a.total_usd > 0 ? a.total_usd : 1e300;
+                const double ub = b.total_usd > 0 ? b.total_usd : 1e300;
+                if (ua != ub) return ua < ub;
+            } else if (a.headroom_bytes != b.headroom_bytes) {
+                return a.headroom_bytes > b.headroom_bytes;
+            }
         }
         return a.gpu->id < b.gpu->id;
     });

@@ -178,12 +178,26 @@ std::vector<Rule> make_registry() {
                  }});
     r.push_back({"budget", RuleKind::Reject, "the plan's purchase price must be within --budget",
                  [](const PlanContext& c, const RuleData&) -> Hit {
-                     if (!c.budget_usd || c.plan_price_usd <= 0 ||
-                         c.plan_price_usd <= *c.budget_usd)
-                         return std::nullopt;
+                     if (!c.budget_usd) return std::nullopt;
+                     // A plan without a sourced price cannot be shown to meet a budget.
+                     if (c.plan_price_usd <= 0)
+                         return fire(c, [&] {
+                             return fmt::format(
+                                 "no sourced price for {}: cannot check the ${:.0f} budget (give "
+                                 "one with --catalog-merge)",
+                                 c.gpu.id, *c.budget_usd);
+                         });
+                     if (c.plan_price_usd <= *c.budget_usd) return std::nullopt;
                      return fire(c, [&] {
-                         return fmt::format("costs ${:.0f}, over the ${:.0f} budget",
-                                            c.plan_price_usd, *c.budget_usd);
+                         const double host =
+                             c.platform && c.platform->usd && !c.have_host ? *c.platform->usd : 0.0;
+                         return fmt::format(
+                             "costs ${:.0f}, over the ${:.0f} budget{}", c.plan_price_usd,
+                             *c.budget_usd,
+                             host > 0 ? fmt::format(" (${:.0f} of it is the {}; --have-host "
+                                                    "if you own the computer)",
+                                                    host, c.platform->id)
+                                      : "");
                      });
                  }});
     // --- warnings ---------------------------------------------------------------------

@@ -44,6 +44,10 @@ struct HostPlatform {
     std::string_view name;
     PlatformKind kind = PlatformKind::Desktop;
     std::int64_t max_gpus = 1;
+    // GPUs per purchase: baseboards are sold populated (an HGX board with 8
+    // modules), so a plan of fewer still pays for them. nullopt: any count.
+    std::optional<std::int64_t> sold_in;
+    std::string_view sold_in_source;
     std::span<const FormFactor> forms;       // the cards it takes
     std::span<const Vendor> vendors;         // empty: any vendor
     std::span<const std::string_view> gpus;  // non-empty: only these cards (and before any other)

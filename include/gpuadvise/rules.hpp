@@ -78,6 +78,7 @@ struct PlanContext {
     const OffloadPlan* offload = nullptr;     // --offload placed part of the model on the host
     std::optional<std::uint64_t> host_ram;    // host memory, when known
     const Performance* full_speed = nullptr;  // the speed with everything on the GPU (offload)
+    bool have_host = false;                   // --have-host: the platform costs nothing
 };
 
 struct Rule {

@@ -231,9 +231,9 @@ std::string platforms_code(const std::vector<HostPlatform>& rows) {
             vendors = "std::span<const Vendor>(kPlatformVendors" + n + ")";
         }
         body << "    HostPlatform{" << str(p.id) << ", " << str(p.name) << ", "
-             << enum_value("PlatformKind", p.kind) << ", " << p.max_gpus
-             << ", std::span<const FormFactor>(kPlatformForms" << n << "), " << vendors << ", "
-             << list(defs, "kPlatformGpus" + n, p.gpus) << ", "
+             << enum_value("PlatformKind", p.kind) << ", " << p.max_gpus << ", " << opt(p.sold_in)
+             << ", " << str(p.sold_in_source) << ", std::span<const FormFactor>(kPlatformForms" << n
+             << "), " << vendors << ", " << list(defs, "kPlatformGpus" + n, p.gpus) << ", "
              << (p.passive_cooling ? "true" : "false") << ", " << opt(p.lanes_per_gpu) << ", "
              << opt(p.usd) << ", " << enum_value("PriceKind", p.price_kind) << ", "
              << str(p.usd_basis) << ", " << str(p.date) << ", " << opt(p.host_watts) << ", "

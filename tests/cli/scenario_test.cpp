@@ -554,3 +554,32 @@ TEST_CASE(
     CHECK(run_gpuadvise({"estimate", "--gguf", path, "--gpu", "rtx-3060-12gb", "--offload", "4"})
               .exit_code == 2);
 }
+
+TEST_CASE(
+    "scenario: under a budget no card of unknown price is offered, and a too-small budget "
+    "says the computer is counted") {
+    const auto doc = run_json({"--model", "8B", "--method", "qlora", "--budget", "1000"});
+    for (const auto& r : doc.at("recommendations")) {
+        INFO(tag(r));
+        CHECK_FALSE(r.at("fits").get<bool>());
+    }
+    const auto& first = doc.at("recommendations")[0];
+    CHECK(first.at("total_usd").is_number());  // the cheapest near-miss, not a card of no price
+    CHECK_THAT(first.at("reasons")[0].get<std::string>(), Catch::Contains("--have-host"));
+    const auto owned =
+        run_json({"--model", "8B", "--method", "qlora", "--budget", "1000", "--have-host"});
+    const auto best = top(owned, 1).front();
+    CHECK(best.at("total_usd").get<double>() <= 1000.0);
+}
+
+TEST_CASE("scenario: SXM modules come on populated baseboards: two of them pay for the board") {
+    const auto plan = run_json({"estimate", "--model", "13B", "--method", "full", "--gpu",
+                                "h100-sxm5", "--gpus", "2"})
+                          .at("plan");
+    const auto one = run_json({"gpus", "show", "h100-sxm5"}).at("gpu").at("price").at("usd");
+    CHECK(plan.at("price_usd").get<double>() == Approx(8 * one.get<double>()));
+    bool said = false;
+    for (const auto& w : plan.at("warnings"))
+        said = said || w.get<std::string>().find("sold with 8") != std::string::npos;
+    CHECK(said);
+}

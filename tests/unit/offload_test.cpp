@@ -26,7 +26,8 @@ constexpr std::uint64_t k24 = 24ULL << 30U;
 
 }  // namespace
 
-TEST_CASE("offload: -ngl counts layers from the output end, and the output layer needs layers + 1") {
+TEST_CASE(
+    "offload: -ngl counts layers from the output end, and the output layer needs layers + 1") {
     const Workload w = llama("llama-3.1-8b");
     const MemoryEstimate m = estimate(w);
     const std::int64_t L = w.model.arch.total_layers();

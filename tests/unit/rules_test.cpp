@@ -60,9 +60,9 @@ bool fires(const std::string& id, const Case& c) {
     std::vector<SoftwareNeed> software = c.software;
     if (software.empty() && c.workload.engine)
         software.push_back({c.workload.engine, QuantFamily::None});
-    PlanContext ctx{c.workload, c.gpu,        m,      p,          c.usable,          c.task,
-                    c.budget,   c.price,      true,   c.platform, c.forced_platform, software,
-                    nullptr,    std::nullopt, nullptr};
+    PlanContext ctx{c.workload, c.gpu,        m,       p,          c.usable,          c.task,
+                    c.budget,   c.price,      true,    c.platform, c.forced_platform, software,
+                    nullptr,    std::nullopt, nullptr, false};
     ctx.offload = c.offload ? &*c.offload : nullptr;
     ctx.host_ram = c.host_ram;
     for (const auto& hit : evaluate_rules(ctx)) {
@@ -307,9 +307,9 @@ TEST_CASE("rules only decide while ranking, and messages are formatted when desc
     const MemoryEstimate m = estimate(wl);
     const Performance p = estimate_performance(wl, m, card());
     const Gpu g = card();
-    const PlanContext quiet{wl,     g,     m,          p,       24ULL << 30U, nullptr, std::nullopt,
-                            1000,   false, &desktop(), nullptr, {},           nullptr, std::nullopt,
-                            nullptr};
+    const PlanContext quiet{
+        wl,    g,          m,       p,  24ULL << 30U, nullptr,      std::nullopt, 1000,
+        false, &desktop(), nullptr, {}, nullptr,      std::nullopt, nullptr,      false};
     const auto hits = evaluate_rules(quiet);
     REQUIRE_FALSE(hits.empty());
     for (const auto& h : hits) CHECK(h.message.empty());
