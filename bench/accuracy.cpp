@@ -20,7 +20,9 @@
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/names.hpp"
+#include "gpuadvise/offload.hpp"
 #include "gpuadvise/performance.hpp"
+#include "gpuadvise/rank.hpp"
 #include "gpuadvise/workload.hpp"
 
 using namespace gpuadvise;
@@ -178,6 +180,11 @@ Replay replay_request(const Row& r, const Json& models_json,
         }
         if (r.count("kv_cache_dtype") && !r.at("kv_cache_dtype").empty())
             q.set(Field::KvDtype, r.at("kv_cache_dtype"));
+        // The harness that measured the row: litgpt's generate, else Hugging
+        // Face transformers (the Qwen speed benchmark, accelerate's big-model
+        // benchmark, the transformers docs), all reading the PyTorch allocator.
+        q.set(Field::Engine,
+              starts_with(r.at("source"), "Lightning-AI/litgpt") ? "litgpt" : "transformers");
     }
     if (r.at("flash_attn") == "0") q.set(Field::FlashAttn, "false");
     if (r.at("flash_attn") == "1") q.set(Field::FlashAttn, "true");
@@ -426,6 +433,46 @@ void speed_report(const std::string& dir, const Json& models_json,
     for (const auto& [why, count] : reasons) std::cout << fmt::format("| {} | {} |\n", why, count);
 }
 
+// The runtimes' own numbers (bench/data/runtime_crosscheck.csv): what
+// llama.cpp's dry run projects on the device, and how many layers' experts
+// its --fit moves to the host, against the same workload here.
+void runtime_report(const std::string& dir, const std::vector<ModelPreset>& presets) {
+    std::string text;
+    std::istringstream lines(read_file(dir + "/runtime_crosscheck.csv"));
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty() && line[0] != '#') text += line + "\n";
+    std::cout
+        << "\n# Cross-check with the runtimes\n\n"
+        << "Rows of `bench/data/runtime_crosscheck.csv` (a runtime's own log or docs) "
+           "replayed with the same workload. device_buffers_mib compares with "
+           "`allocated_bytes` (the runtime's projection has no CUDA context); "
+           "expert_layers_on_host with `--offload auto`.\n\n"
+        << "| id | workload | metric | runtime | gpuadvise | error |\n|---|---|---|---|---|---|\n";
+    for (const Row& r : bench::parse_csv(text)) {
+        Request q;
+        q.set(Field::Model, r.at("model"), "bench row");
+        q.set(Field::Quant, r.at("quant"), "bench row");
+        q.set(Field::Engine, r.at("engine"), "bench row");
+        q.set(Field::Seq, r.at("seq"), "bench row");
+        const Workload w = resolve_workload(q, {}, presets);
+        const double measured = std::stod(r.at("measured"));
+        double ours = 0;
+        if (r.at("metric") == "device_buffers_mib") {
+            ours = static_cast<double>(estimate(w).allocated_bytes) / 1048576.0;
+        } else {
+            RankOptions o;
+            o.offload = parse_offload(r.at("offload"), "bench row");
+            const Gpu& g = resolve_gpu(embedded::catalog(), r.at("gpu"), "bench row");
+            const Recommendation rec = evaluate_plan(w, g, 1, o);
+            ours = rec.offload ? static_cast<double>(rec.offload->host_expert_layers) : 0.0;
+        }
+        std::cout << fmt::format("| {} | {} {} {} ctx {}{} | {} | {:.0f} | {:.0f} | {} |\n",
+                                 r.at("id"), r.at("model"), r.at("quant"), r.at("engine"),
+                                 r.at("seq"), r.at("gpu").empty() ? "" : " on " + r.at("gpu"),
+                                 r.at("metric"), measured, ours, pct(ours / measured - 1.0));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -547,6 +594,7 @@ int main(int argc, char** argv) {
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     speed_report(dir, models_json, presets);
+    runtime_report(dir, presets);
     if (all_rows) {
         std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "
                      "|\n|---|---|---|---|---|\n";

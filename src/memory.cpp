@@ -372,6 +372,11 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     *trainable = 0;
     *paged_bytes = 0;
     weights(w, p, c, trainable);
+    // llama.cpp keeps the token embedding in host memory even at full offload
+    // (llama-model.cpp: "there is very little benefit to offloading the input
+    // layer"): the GPU holds the rest of the file.
+    if (!w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp && p.total() > 0)
+        c.weights -= c.weights * p.embedding / p.total();
     if (w.trains()) {
         training_state(w, *trainable, c, paged_bytes);
         training_activations(w, c);
@@ -383,7 +388,9 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
-    c.runtime = kCudaContextBytes + kAllocatorReserve * allocated;
+    // llama.cpp allocates exact ggml buffers: no caching-allocator slack.
+    const bool ggml = w.engine && w.engine->memory == MemoryPolicy::LlamaCpp && !w.trains();
+    c.runtime = kCudaContextBytes + (ggml ? 0.0 : kAllocatorReserve * allocated);
     return c;
 }
 

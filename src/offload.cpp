@@ -31,17 +31,22 @@ Parts parts_of(const Workload& w, const MemoryEstimate& whole) {
     const double weights = static_cast<double>(whole.get(&Components::weights));
     const double kv = static_cast<double>(whole.get(&Components::kv_cache));
     const double adapters = static_cast<double>(whole.get(&Components::adapters));
-    const double total = static_cast<double>(std::max<std::uint64_t>(p.total(), 1));
+    // llama.cpp's estimate has no embedding on the device (it stays on the
+    // host); the others count it in the weights.
+    const bool ggml = w.engine && w.engine->memory == MemoryPolicy::LlamaCpp;
+    const auto embedding = static_cast<double>(p.embedding);
+    const double counted = static_cast<double>(p.total()) - (ggml ? embedding : 0.0);
     // One average width per parameter: GGUF mixes (Q4_K_M keeps the output in
     // Q6_K) differ by tensor, the total is exact.
-    const double per_param = weights / total;
+    const double per_param = counted > 0 ? weights / counted : 0.0;
     const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
     Parts r;
     r.fixed = static_cast<double>(whole.per_gpu_bytes) - weights - kv - adapters;
-    r.embedding = static_cast<double>(p.embedding) * per_param;
+    r.embedding = embedding * per_param;
     r.output = static_cast<double>(p.lm_head > 0 ? p.lm_head : p.embedding) * per_param;
     const double in_layers =
-        std::max(weights - r.embedding - static_cast<double>(p.lm_head) * per_param, 0.0) +
+        std::max(weights - (ggml ? 0.0 : r.embedding) - static_cast<double>(p.lm_head) * per_param,
+                 0.0) +
         adapters;
     double experts = 0;
     if (a.is_moe() && a.experts > a.experts_per_token) {

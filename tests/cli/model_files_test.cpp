@@ -39,7 +39,11 @@ TEST_CASE("GGUF files: --gguf reads the shape and exact weight bytes from the fi
     CHECK(doc["workload"]["architecture"]["layers"] == 2);
     CHECK(doc["workload"]["architecture"]["kv_heads"] == 2);
     CHECK(doc["workload"]["engine"] == "llama.cpp");
-    CHECK(doc["memory"]["components"]["weights_bytes"] == doc["workload"]["weight_bytes"]);
+    // llama.cpp keeps the token embedding (256 x 1000 of the file's weights) on the host.
+    const double file = doc["workload"]["weight_bytes"].get<double>();
+    const double device = doc["memory"]["components"]["weights_bytes"].get<double>();
+    CHECK(device < file);
+    CHECK(device > 0.5 * file);
     CHECK(doc["workload"]["file_quantization"] == "Q4_K");
     // corrupt and truncated files are one-line input errors
     const std::string bad = dir.write("bad.gguf", "GGUX" + std::string(64, '\0'));

@@ -51,19 +51,25 @@ TEST_CASE("offload: weights are conserved between the GPU and the host, the embe
     const double kv = static_cast<double>(m.get(&Components::kv_cache));
     const double fixed = static_cast<double>(m.per_gpu_bytes) - weights - kv;
     const ParamCounts p = count_params(w.model.arch);
+    // The estimate's weights are the device's: the file without its embedding.
     const double embedding =
-        weights * static_cast<double>(p.embedding) / static_cast<double>(p.total());
+        weights * static_cast<double>(p.embedding) / static_cast<double>(p.total() - p.embedding);
     for (const std::int64_t n : {0, 1, 7, 16, 31, 32, 33}) {
         const OffloadPlan o = plan_offload(w, m, k24, 1, {OffloadKind::Layers, n});
         INFO("ngl " << n);
         const double on_gpu = static_cast<double>(o.gpu_bytes) - fixed;
         // GPU share + host share = the whole file and the whole cache.
-        CHECK(on_gpu + static_cast<double>(o.host_bytes) == Approx(weights + kv).epsilon(1e-6));
+        CHECK(on_gpu + static_cast<double>(o.host_bytes) ==
+              Approx(weights + embedding + kv).epsilon(1e-6));
         CHECK(static_cast<double>(o.host_bytes) >= embedding * 0.999);
     }
     // -ngl 0: every layer in host memory; the GPU keeps only its buffers.
     const OffloadPlan none = plan_offload(w, m, k24, 1, {OffloadKind::Layers, 0});
     CHECK(static_cast<double>(none.gpu_bytes) == Approx(fixed).epsilon(1e-9));
+    // Fully on the GPU, the host still keeps the embedding and nothing else.
+    const OffloadPlan all = plan_offload(w, m, k24, 1, {OffloadKind::Layers, 33});
+    CHECK(static_cast<double>(all.host_bytes) == Approx(embedding).epsilon(1e-6));
+    CHECK(all.gpu_bytes == m.per_gpu_bytes);
     CHECK(none.gpu_read_bytes == Approx(0.0).margin(1.0));
 }
 
@@ -82,7 +88,7 @@ TEST_CASE(
           OffloadMode::Gpu);
     // Two cards hold twice the layers.
     const OffloadPlan two = plan_offload(w, m, k24, 2, {OffloadKind::Auto, 0});
-    CHECK(two.gpu_layers > a.gpu_layers * 2 - 2);
+    CHECK(two.gpu_layers >= std::min<std::int64_t>(a.gpu_layers * 2 - 2, two.total_layers));
 }
 
 TEST_CASE("offload: a MoE keeps its experts on the host first (as --cpu-moe) and reads k of E") {
