@@ -227,6 +227,51 @@ std::string pct(double x) {
     return std::isnan(x) ? "-" : fmt::format("{:.1f} %", 100.0 * x);
 }
 
+// The source of a row: the second part of its id (M-LITGPT-RT-01: LITGPT).
+std::string source_of(const std::string& id) {
+    const auto a = id.find('-');
+    const auto b = id.find('-', a + 1);
+    return a == std::string::npos ? id : id.substr(a + 1, b - a - 1);
+}
+
+// One group's band (measured / estimate at p10 and p90) and how many of its
+// rows fall inside: in sample, and leave-one-source-out (each row judged by
+// the band of the other sources' rows, as rows from an unseen source would be).
+struct BandFit {
+    double low = 1, high = 1;
+    std::size_t rows = 0;
+    double coverage = 0, held_out_coverage = 0;
+};
+BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
+    BandFit f;
+    std::vector<double> all;
+    for (const auto& [src, r] : ratios) all.push_back(r);
+    f.rows = all.size();
+    if (all.empty()) return f;
+    f.low = quantile(all, 0.1);
+    f.high = quantile(all, 0.9);
+    std::size_t in = 0, held_in = 0, held_rows = 0;
+    for (const auto& [src, r] : ratios) {
+        if (r >= f.low && r <= f.high) ++in;
+        std::vector<double> others;
+        for (const auto& [s2, r2] : ratios)
+            if (s2 != src) others.push_back(r2);
+        if (others.size() < 5) continue;
+        ++held_rows;
+        if (r >= quantile(others, 0.1) && r <= quantile(others, 0.9)) ++held_in;
+    }
+    f.coverage = static_cast<double>(in) / static_cast<double>(all.size());
+    f.held_out_coverage =
+        held_rows ? static_cast<double>(held_in) / static_cast<double>(held_rows) : 0.0;
+    return f;
+}
+
+struct BandRow {
+    std::string quantity, group;
+    BandFit fit;
+};
+std::vector<BandRow> g_bands;  // filled by the reports, written by --bands
+
 struct SpeedSample {
     std::string id, phase, engine, inputs;
     double measured = 0, estimated = 0;
@@ -427,6 +472,17 @@ void speed_report(const std::string& dir, const Json& models_json,
             std::cout << fmt::format("| {} | {} | {:.4g} | {:.4g} | {:.2f} |\n", s->id, s->inputs,
                                      s->measured, s->estimated, s->ratio());
     }
+    std::cout << "\n## Error bands (speed)\n\n| phase | rows | low | high | coverage | "
+                 "held-out coverage |\n|---|---|---|---|---|---|\n";
+    for (const std::string phase : {"decode", "prefill", "train"}) {
+        std::vector<std::pair<std::string, double>> ratios;
+        for (const auto& s : samples)
+            if (s.phase == phase) ratios.emplace_back(source_of(s.id), 1.0 / s.ratio());
+        const BandFit f = fit_band(ratios);
+        g_bands.push_back({phase, "all", f});
+        std::cout << fmt::format("| {} | {} | {:.3f} | {:.3f} | {} | {} |\n", phase, f.rows, f.low,
+                                 f.high, pct(f.coverage), pct(f.held_out_coverage));
+    }
     std::map<std::string, int> reasons;
     for (const auto& [id, why] : skipped) ++reasons[why];
     std::cout << "\n## Skipped throughput rows by reason\n\n| reason | rows |\n|---|---|\n";
@@ -483,9 +539,11 @@ int main(int argc, char** argv) {
     }
     bool all_rows = false;
     std::ofstream output;
+    std::string bands_path;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--all") all_rows = true;
+        if (arg == "--bands" && i + 1 < argc) bands_path = argv[++i];
         if (arg == "--output" && i + 1 < argc) {
             output.open(argv[++i]);
             if (!output) {
@@ -591,6 +649,23 @@ int main(int argc, char** argv) {
                                      s->measured / (1 << 30), s->component / (1 << 30),
                                      pct(s->err(s->component)));
     }
+    std::cout << "\n## Error bands (memory)\n\n"
+              << "The 10th-90th percentile of measured / estimate per method, written to "
+                 "`data/error_bands.json` and embedded: every estimate's `range`. Coverage: the "
+                 "share of rows inside their band; held out: each row against the band of the "
+                 "other sources' rows (rows from a source the band never saw).\n\n"
+              << "| method | rows | low | high | coverage | held-out coverage |\n"
+                 "|---|---|---|---|---|---|\n";
+    for (const std::string method : {"inference", "lora", "qlora", "full", "all"}) {
+        std::vector<std::pair<std::string, double>> ratios;
+        for (const auto& s : samples)
+            if (method == "all" || s.method == method)
+                ratios.emplace_back(source_of(s.id), s.measured / s.component);
+        const BandFit f = fit_band(ratios);
+        g_bands.push_back({"memory", method, f});
+        std::cout << fmt::format("| {} | {} | {:.3f} | {:.3f} | {} | {} |\n", method, f.rows, f.low,
+                                 f.high, pct(f.coverage), pct(f.held_out_coverage));
+    }
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     speed_report(dir, models_json, presets);
@@ -602,6 +677,32 @@ int main(int argc, char** argv) {
             std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s.id, s.inputs,
                                      s.measured / (1 << 30), s.component / (1 << 30),
                                      pct(s.err(s.component)));
+    }
+    if (!bands_path.empty()) {
+        std::ofstream bands(bands_path);
+        bands << "{\n  \"schema\": 1,\n  \"about\": \"Written by bench/accuracy (cmake --build "
+                 "build --target accuracy); do not edit by hand. For each group, the 10th (low) "
+                 "and 90th (high) percentile of measured / estimate over the visible rows of "
+                 "bench/data: an estimate's range is [estimate x low, estimate x high]. Memory "
+                 "groups are methods; speed groups are phases.\",\n";
+        bands << fmt::format(
+            "  \"source\": \"bench/data/memory_visible.csv ({} rows replayed) and "
+            "throughput_visible.csv; rows per band below\",\n",
+            samples.size());
+        bands << "  \"bands\": [\n";
+        for (std::size_t i = 0; i < g_bands.size(); ++i) {
+            const BandRow& b = g_bands[i];
+            bands << fmt::format(
+                "    {{\"quantity\": \"{}\", \"group\": \"{}\", \"low\": {:.3f}, \"high\": "
+                "{:.3f}, \"rows\": {}}}{}\n",
+                b.quantity, b.group, b.fit.low, b.fit.high, b.fit.rows,
+                i + 1 < g_bands.size() ? "," : "");
+        }
+        bands << "  ]\n}\n";
+        if (!bands) {
+            std::cerr << "cannot write " << bands_path << "\n";
+            return 2;
+        }
     }
     return 0;
 }

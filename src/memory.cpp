@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuadvise/bands.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -448,7 +449,13 @@ MemoryEstimate estimate(const Workload& w) {
             "estimate");
         return e;
     }
-    return w.estimator == Estimator::Doc ? estimate_memory_doc(w) : estimate_memory(w);
+    if (w.estimator == Estimator::Doc) return estimate_memory_doc(w);
+    MemoryEstimate e = estimate_memory(w);
+    const std::string_view method =
+        w.method == Method::Inference ? "inference" : to_string(w.method);
+    if (const ErrorBand* b = error_bands().find(BandQuantity::Memory, method))
+        e.band = std::pair{b->low, b->high};
+    return e;
 }
 
 }  // namespace gpuadvise

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuadvise/bands.hpp"
+
 namespace gpuadvise {
 namespace {
 
@@ -34,6 +36,13 @@ constexpr double kHostBandwidthShare = 0.8;
 // cards at full TDP. Clears rates that are not finite.
 void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
                 std::optional<double> price_usd, double tdp_watts, double tokens_per_hour) {
+    const auto band = [](BandQuantity q) -> std::optional<std::pair<double, double>> {
+        if (const ErrorBand* b = error_bands().find(q, "all")) return std::pair{b->low, b->high};
+        return std::nullopt;
+    };
+    if (perf.decode_tokens_per_s) perf.decode_band = band(BandQuantity::Decode);
+    if (perf.prefill_tokens_per_s) perf.prefill_band = band(BandQuantity::Prefill);
+    if (perf.train_tokens_per_s) perf.train_band = band(BandQuantity::Train);
     const double n = static_cast<double>(w.gpus);
     const double b = static_cast<double>(w.batch);
     const auto rate = perf.tokens_per_s();

@@ -213,7 +213,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
         }
         rec.offload = plan;
     }
-    complete_plan(rec, w, options, describe, std::move(timed));
+    complete_plan(rec, w, options, describe, timed);
     if (describe && options.offload.kind != OffloadKind::None && !rec.offload && !w.trains() &&
         !w.is_fixed())
         rec.warnings.push_back(fmt::format(
@@ -244,7 +244,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
     rec.topology = plan_topology(gpu, count);
     rec.performance =
-        performance ? std::move(*performance)
+        performance ? *performance
                     : estimate_performance(
                           w, rec.memory, gpu, options.job,
                           rec.total_usd > 0 ? std::optional<double>(rec.total_usd) : std::nullopt,

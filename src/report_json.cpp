@@ -4,6 +4,7 @@
 
 #include "gpuadvise/build_sheet.hpp"
 #include "gpuadvise/rules.hpp"
+#include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
 
@@ -113,6 +114,22 @@ void write_memory(json::Writer& j, const MemoryEstimate& m) {
     j.end_object();
     j.field("trainable_params", m.trainable_params);
     j.field("paged_optimizer_bytes", m.paged_optimizer_bytes);
+    j.key("range");
+    if (m.band) {
+        // [low, high] bytes: the estimate times the band's p10 and p90 ratios.
+        const auto pair = [&](std::string_view key, std::uint64_t v) {
+            j.key(key).begin_array();
+            j.value(to_bytes(static_cast<double>(v) * m.band->first));
+            j.value(to_bytes(static_cast<double>(v) * m.band->second));
+            j.end_array();
+        };
+        j.begin_object();
+        pair("allocated_bytes", m.allocated_bytes);
+        pair("per_gpu_bytes", m.per_gpu_bytes);
+        j.end_object();
+    } else {
+        j.null();
+    }
     strings(j, "notes", m.notes);
     j.end_object();
 }
@@ -133,6 +150,25 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("job_cost_usd", rounded_rate(p.job_cost_usd));
     j.field("energy_kwh", rounded_rate(p.energy_kwh));
     j.field("usd_per_million_tokens", rounded_rate(p.usd_per_million_tokens));
+    // Each rate's [low, high] from its phase's band; null when either is absent.
+    const auto range = [&](std::string_view key, const std::optional<double>& v,
+                           const std::optional<std::pair<double, double>>& band, bool inverse) {
+        j.key(key);
+        if (!v || !band) {
+            j.null();
+            return;
+        }
+        const double lo = inverse ? *v / band->second : *v * band->first;
+        const double hi = inverse ? *v / band->first : *v * band->second;
+        j.begin_array().value(rounded_rate(lo).value_or(0.0)).value(rounded_rate(hi).value_or(0.0));
+        j.end_array();
+    };
+    j.key("range").begin_object();
+    range("decode_tokens_per_s", p.decode_tokens_per_s, p.decode_band, false);
+    range("prefill_tokens_per_s", p.prefill_tokens_per_s, p.prefill_band, false);
+    range("train_tokens_per_s", p.train_tokens_per_s, p.train_band, false);
+    range("step_seconds", p.step_seconds, p.train_band, true);
+    j.end_object();
     if (p.cost_basis == CostBasis::None)
         j.key("cost_basis").null();
     else

@@ -154,7 +154,11 @@ Table memory_table(const MemoryEstimate& m) {
         t.rows.push_back({std::string(kComponentNames[i].label),
                           fmt::format("{:.2f}", gib(m.bytes[i])), std::to_string(m.bytes[i])});
     }
-    t.rows.push_back({"total per GPU", fmt::format("{:.2f}", gib(m.per_gpu_bytes)),
+    t.rows.push_back({"total per GPU",
+                      m.band ? fmt::format("{:.2f} ({:.1f}-{:.1f})", gib(m.per_gpu_bytes),
+                                           gib(m.per_gpu_bytes) * m.band->first,
+                                           gib(m.per_gpu_bytes) * m.band->second)
+                             : fmt::format("{:.2f}", gib(m.per_gpu_bytes)),
                       std::to_string(m.per_gpu_bytes)});
     t.rows.push_back({"allocated", fmt::format("{:.2f}", gib(m.allocated_bytes)),
                       std::to_string(m.allocated_bytes)});

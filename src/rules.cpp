@@ -282,17 +282,34 @@ std::vector<Rule> make_registry() {
                                     gib(o.host_bytes), speed);
              });
          }});
-    r.push_back({"thin-headroom", RuleKind::Warn, "little usable memory left",
-                 [](const PlanContext& c, const RuleData& d) -> Hit {
-                     const double share = headroom_share(c);
-                     if (share < 0 || share >= d.get("min_headroom_share")) return std::nullopt;
-                     return fire(c, [&] {
-                         return fmt::format(
-                             "only {:.1f} GiB headroom ({:.0f} %): longer sequences or "
-                             "fragmentation may OOM",
-                             gib(c.usable_bytes - c.memory.per_gpu_bytes), 100.0 * share);
-                     });
-                 }});
+    r.push_back(
+        {"thin-headroom", RuleKind::Warn,
+         "fits, but the high end of the estimate's range (p90 of its validation rows; else a "
+         "fixed share) does not: it may not fit",
+         [](const PlanContext& c, const RuleData& d) -> Hit {
+             const double share = headroom_share(c);
+             if (share < 0) return std::nullopt;
+             const double need = static_cast<double>(c.memory.per_gpu_bytes);
+             const double usable = static_cast<double>(c.usable_bytes);
+             if (c.memory.band) {
+                 const double high = need * c.memory.band->second;
+                 if (high <= usable) return std::nullopt;
+                 return fire(c, [&] {
+                     return fmt::format(
+                         "may not fit: the estimate's 90th percentile is {:.1f} GiB of {:.1f} GiB "
+                         "usable ({:.1f} GiB headroom at the estimate)",
+                         high / static_cast<double>(kGiB), gib(c.usable_bytes),
+                         gib(c.usable_bytes - c.memory.per_gpu_bytes));
+                 });
+             }
+             if (share >= d.get("min_headroom_share")) return std::nullopt;
+             return fire(c, [&] {
+                 return fmt::format(
+                     "only {:.1f} GiB headroom ({:.0f} %): longer sequences or fragmentation may "
+                     "OOM",
+                     gib(c.usable_bytes - c.memory.per_gpu_bytes), 100.0 * share);
+             });
+         }});
     r.push_back({"stack-maturity", RuleKind::Warn,
                  "ROCm, oneAPI and Gaudi software support is narrower than CUDA (dated, sourced)",
                  [](const PlanContext& c, const RuleData& d) -> Hit {

@@ -6,8 +6,10 @@
 // (zero where one does not apply), so the JSON has one shape.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuadvise/workload.hpp"
@@ -65,6 +67,10 @@ struct MemoryEstimate {
     // part of what must fit, nor of what the allocator reports.
     std::uint64_t paged_optimizer_bytes = 0;
     EstimatorUsed estimator = EstimatorUsed::Component;
+    // measured / estimate at the 10th and 90th percentile of this method's
+    // validation rows (data/error_bands.json); nullopt for the document's rule
+    // of thumb and task requirements, which are not validated that way.
+    std::optional<std::pair<double, double>> band;
     std::vector<std::string> notes;  // what the estimate leaves out or assumes
 
     std::uint64_t get(double Components::*member) const;

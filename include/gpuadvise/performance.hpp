@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
@@ -65,6 +66,9 @@ struct Performance {
     std::optional<double> energy_kwh;
     std::optional<double> usd_per_million_tokens;  // serving: cost per million generated tokens
     CostBasis cost_basis = CostBasis::None;
+    // measured / estimate at p10 and p90 of the phase's validation rows
+    // (data/error_bands.json), for the range of each rate.
+    std::optional<std::pair<double, double>> decode_band, prefill_band, train_band;
     // The headline rate used for ranking: decode tokens/s or training tokens/s.
     std::optional<double> tokens_per_s() const;
 };

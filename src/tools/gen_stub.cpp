@@ -52,6 +52,9 @@ std::span<const RuleData> rule_data() {
 std::string_view platforms_json() {
     absent();
 }
+std::string_view error_bands_json() {
+    absent();
+}
 std::span<const HostPlatform> platforms() {
     absent();
 }

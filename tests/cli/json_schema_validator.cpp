@@ -17,7 +17,7 @@ const std::set<std::string>& supported_keywords() {
     static const std::set<std::string> k{
         // assertions and applicators
         "type", "const", "enum", "required", "properties", "additionalProperties", "items",
-        "minItems", "minimum", "minLength", "pattern", "oneOf", "anyOf", "$ref",
+        "minItems", "maxItems", "minimum", "minLength", "pattern", "oneOf", "anyOf", "$ref",
         // annotations and structure
         "$schema", "$id", "$comment", "$defs", "title", "description", "examples", "default"};
     return k;
@@ -154,7 +154,7 @@ void JsonSchemaValidator::check_schema(const json& s, const std::string& where, 
                 check_schema(sub, child_path(at, name), depth + 1);
         } else if (key == "additionalProperties" || key == "items") {
             check_schema(value, at, depth + 1);
-        } else if (key == "minItems" || key == "minLength") {
+        } else if (key == "minItems" || key == "maxItems" || key == "minLength") {
             if (!is_non_negative_integer(value)) bad_schema(at, "must be a non-negative integer");
         } else if (key == "minimum") {
             if (!value.is_number()) bad_schema(at, "must be a number");
@@ -237,6 +237,9 @@ void JsonSchemaValidator::validate_node(const json& s, const json& value, const 
         if (const auto m = s.find("minItems"); m != s.end() && value.size() < m->get<std::size_t>())
             errors.push_back({path, "array has " + std::to_string(value.size()) +
                                         " items, fewer than " + short_dump(*m)});
+        if (const auto m = s.find("maxItems"); m != s.end() && value.size() > m->get<std::size_t>())
+            errors.push_back({path, "array has " + std::to_string(value.size()) +
+                                        " items, more than " + short_dump(*m)});
         if (const auto items = s.find("items"); items != s.end())
             for (std::size_t i = 0; i < value.size(); ++i)
                 validate_node(*items, value[i], child_path(path, i), errors, depth + 1);

@@ -138,9 +138,12 @@ TEST_CASE(
         INFO(tag(r));
         if (r.at("fit") == "tight") seen_tight = true;
         if (r.at("fit") == "yes") CHECK_FALSE(seen_tight);
-        const double share = static_cast<double>(r.at("headroom_bytes").get<std::int64_t>()) /
-                             r.at("usable_bytes").get<double>();
-        CHECK((r.at("fit") == "tight") == (share < 0.10));
+        // tight: the estimate fits, the high end of its range does not.
+        const auto& range = doc.at("memory").at("range").at("per_gpu_bytes");
+        const double high =
+            range[1].get<double>() / doc.at("memory").at("per_gpu_bytes").get<double>();
+        CHECK((r.at("fit") == "tight") ==
+              (r.at("per_gpu_bytes").get<double>() * high > r.at("usable_bytes").get<double>()));
     }
 }
 
