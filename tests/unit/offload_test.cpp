@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "gpuadvise/bands.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/model.hpp"
@@ -168,4 +169,25 @@ TEST_CASE("limits: the largest context fits and one more token does not") {
     CHECK(estimate(b).per_gpu_bytes <= rec.usable_bytes);
     b.batch = l.max_batch + 1;
     CHECK(estimate(b).per_gpu_bytes > rec.usable_bytes);
+}
+
+TEST_CASE("bands: every method and phase has one from bench/accuracy, and estimates carry it") {
+    const ErrorBands& b = error_bands();
+    for (const char* method : {"inference", "lora", "qlora", "full", "all"}) {
+        const ErrorBand* band = b.find(BandQuantity::Memory, method);
+        REQUIRE(band != nullptr);
+        CHECK(band->group == method);
+        CHECK(band->low <= band->high);
+        CHECK(band->rows >= 10);
+    }
+    for (const BandQuantity q : {BandQuantity::Decode, BandQuantity::Prefill, BandQuantity::Train})
+        CHECK(b.find(q, "all") != nullptr);
+    const Workload w = llama("llama-3.1-8b");
+    const MemoryEstimate m = estimate(w);
+    REQUIRE(m.band);
+    CHECK(m.band->second == b.find(BandQuantity::Memory, "inference")->high);
+    CHECK_THROWS_AS(parse_error_bands(R"({"source":"t","bands":[{"quantity":"memory","group":"x",
+        "low":2,"high":1,"rows":3}]})",
+                                      "t"),
+                    InputError);
 }
