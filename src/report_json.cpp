@@ -390,16 +390,21 @@ void write_launch(json::Writer& j, const Launch* launch) {
     j.end_object();
 }
 
-std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Recommendation* plan,
-                          const Launch* launch, bool pretty) {
-    std::string out;
-    json::Writer j(out, pretty);
+// The start every workload document shares: schema, workload, memory.
+void document_head(json::Writer& j, const Workload& w, const MemoryEstimate& m) {
     j.begin_object();
     j.field("schema", kSchemaVersion);
     j.key("workload");
     write_workload(j, w);
     j.key("memory");
     write_memory(j, m);
+}
+
+std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Recommendation* plan,
+                          const Launch* launch, bool pretty) {
+    std::string out;
+    json::Writer j(out, pretty);
+    document_head(j, w, m);
     if (plan) {
         j.field("gpu", plan->gpu->id);
         j.key("performance");
@@ -418,12 +423,7 @@ std::string recommend_json(const Workload& w, const MemoryEstimate& m,
                            const Launch* launch, bool pretty) {
     std::string out;
     json::Writer j(out, pretty);
-    j.begin_object();
-    j.field("schema", kSchemaVersion);
-    j.key("workload");
-    write_workload(j, w);
-    j.key("memory");
-    write_memory(j, m);
+    document_head(j, w, m);
     j.field("rank_by", to_string(options.rank_by));
     j.key("recommendations").begin_array();
     for (std::size_t i = 0; i < recs.size() && i < top; ++i)
@@ -449,12 +449,7 @@ std::string check_json(const Workload& w, const Recommendation& rec, const Launc
                        bool pretty) {
     std::string out;
     json::Writer j(out, pretty);
-    j.begin_object();
-    j.field("schema", kSchemaVersion);
-    j.key("workload");
-    write_workload(j, w);
-    j.key("memory");
-    write_memory(j, rec.memory);
+    document_head(j, w, rec.memory);
     j.key("check");
     write_recommendation(j, rec, 1);
     write_launch(j, launch);
