@@ -20,9 +20,11 @@
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/names.hpp"
+#include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/rank.hpp"
+#include "gpuadvise/text.hpp"
 #include "gpuadvise/workload.hpp"
 
 using namespace gpuadvise;
@@ -489,6 +491,126 @@ void speed_report(const std::string& dir, const Json& models_json,
     for (const auto& [why, count] : reasons) std::cout << fmt::format("| {} | {} |\n", why, count);
 }
 
+// Published multi-GPU training runs (bench/data/large_runs.csv): per-GPU
+// training throughput of data-parallel / FSDP / ZeRO runs (no tensor or
+// pipeline parallel), replayed with the model's size, the run's GPUs,
+// sequence, micro-batch, checkpointing and fabric.
+void cluster_report(const std::string& dir) {
+    const auto rows = bench::parse_csv(read_file(dir + "/large_runs.csv"));
+    struct Out {
+        std::string id, inputs;
+        double measured = 0, estimated = 0;
+    };
+    std::vector<Out> outs;
+    std::map<std::string, int> skipped;
+    const auto network_of = [](const std::string& text) -> const Network* {
+        const std::string t = lower(text);
+        if (t.find("efa") != std::string::npos) return &parse_network("efa-v2", "bench row");
+        if (t.find("roce") != std::string::npos && t.find("200") != std::string::npos)
+            return &parse_network("roce-200", "bench row");
+        if (t.find("roce") != std::string::npos) return &parse_network("roce-400", "bench row");
+        if (t.find("hdr") != std::string::npos) return &parse_network("ib-hdr", "bench row");
+        if (t.find("xdr") != std::string::npos) return &parse_network("ib-xdr", "bench row");
+        return nullptr;  // the default (NDR)
+    };
+    for (const Row& r : rows) {
+        const std::string tp = r.at("tp"), pp = r.at("pp"), prec = lower(r.at("precision"));
+        const std::string shard = lower(r.at("zero_stage_or_fsdp"));
+        if (r.at("metric") != "tokens_per_s_per_gpu") {
+            ++skipped["metric is not tokens/s per GPU"];
+            continue;
+        }
+        if (!(tp.empty() || tp == "1") || !(pp.empty() || pp == "1")) {
+            ++skipped["tensor or pipeline parallel (not modelled yet)"];
+            continue;
+        }
+        if (prec.find("fp8") != std::string::npos || prec.find("mxfp8") != std::string::npos) {
+            ++skipped["fp8 training (not modelled yet)"];
+            continue;
+        }
+        std::string gpu_name = r.at("gpu");
+        gpu_name = gpu_name.substr(0, gpu_name.find(' '));
+        // The runs' systems are HGX/DGX boards (SXM modules), as their sources say.
+        static const std::map<std::string, std::string> sxm{
+            {"nvidia-h100-80gb", "nvidia-h100-sxm5"},
+            {"nvidia-h100-sxm5-80gb", "nvidia-h100-sxm5"},
+            {"nvidia-a100-40gb", "nvidia-a100-sxm4-40gb"},
+            {"nvidia-a100-80gb", "nvidia-a100-80gb-sxm"},
+            {"nvidia-h200", "nvidia-h200-sxm"},
+            {"nvidia-b200", "nvidia-b200"}};
+        if (const auto it = sxm.find(gpu_name); it != sxm.end()) gpu_name = it->second;
+        const Gpu* gpu = nullptr;
+        try {
+            gpu = &resolve_gpu(embedded::catalog(), gpu_name, "bench row");
+        } catch (const InputError&) {
+            ++skipped["GPU not in the catalog"];
+            continue;
+        }
+        Request q;
+        q.set(Field::Model, r.at("params"), "bench row");
+        q.set(Field::Method, "full", "bench row");
+        q.set(Field::Precision, "bf16", "bench row");
+        if (prec.find("pure") != std::string::npos)
+            q.set(Field::MixedPrecision, "pure", "bench row");
+        q.set(Field::Seq, r.at("seq_len"), "bench row");
+        q.set(Field::Batch, r.at("micro_batch").empty() ? "1" : r.at("micro_batch"), "bench row");
+        const std::string ckpt = lower(r.at("activation_checkpointing"));
+        q.set(Field::GradCkpt, ckpt.empty() || ckpt == "none" ? "false" : "true", "bench row");
+        q.set(Field::Gpus, r.at("num_gpus"), "bench row");
+        q.set(Field::Parallel,
+              shard.find("ddp") != std::string::npos && shard.find("fsdp") == std::string::npos
+                  ? "ddp"
+                  : "fsdp",
+              "bench row");
+        Workload w;
+        try {
+            w = resolve_workload(q, {}, {});
+        } catch (const InputError& e) {
+            ++skipped[std::string("workload not representable: ") + e.what()];
+            continue;
+        }
+        RankOptions o;
+        o.parallel = w.parallel;
+        o.network = network_of(r.at("network"));
+        const Recommendation rec = evaluate_plan(w, *gpu, w.gpus, o);
+        const auto rate = rec.performance.train_tokens_per_s;
+        if (!rate) {
+            ++skipped["no training rate (card lacks the figures)"];
+            continue;
+        }
+        outs.push_back({r.at("id"),
+                        fmt::format("{} {} x {} s{} b{} {}", r.at("model"), w.gpus, gpu->id, w.seq,
+                                    w.batch, to_string(w.parallel)),
+                        std::stod(r.at("value")), *rate / static_cast<double>(w.gpus)});
+    }
+    std::vector<double> err, ratio;
+    for (const auto& o : outs) {
+        err.push_back(std::fabs(o.estimated / o.measured - 1.0));
+        ratio.push_back(o.estimated / o.measured);
+    }
+    std::cout << "\n# Multi-GPU training runs\n\n"
+              << "Rows of `bench/data/large_runs.csv` (published runs: papers, MosaicML "
+                 "llm-foundry, torchtitan, NeMo) with data-parallel, FSDP or ZeRO layouts and "
+                 "bf16, replayed as `--model <params> --method full --gpus N --parallel fsdp|ddp` "
+                 "with the run's GPU, sequence, micro-batch, checkpointing and fabric; tokens/s "
+                 "per GPU compared.\n\n";
+    std::cout << fmt::format("Rows: {} replayed. Median error {}, p90 {}, median ratio {:.2f}.\n\n",
+                             outs.size(), pct(quantile(err, 0.5)), pct(quantile(err, 0.9)),
+                             quantile(ratio, 0.5));
+    std::cout << "| skipped because | rows |\n|---|---|\n";
+    for (const auto& [why, n] : skipped) std::cout << fmt::format("| {} | {} |\n", why, n);
+    std::sort(outs.begin(), outs.end(), [](const Out& a, const Out& b) {
+        return std::fabs(std::log(a.estimated / a.measured)) >
+               std::fabs(std::log(b.estimated / b.measured));
+    });
+    std::cout << "\n| worst rows | inputs | measured tok/s/GPU | estimated | ratio |\n"
+                 "|---|---|---|---|---|\n";
+    for (std::size_t i = 0; i < outs.size() && i < 5; ++i)
+        std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", outs[i].id,
+                                 outs[i].inputs, outs[i].measured, outs[i].estimated,
+                                 outs[i].estimated / outs[i].measured);
+}
+
 // The runtimes' own numbers (bench/data/runtime_crosscheck.csv): what
 // llama.cpp's dry run projects on the device, and how many layers' experts
 // its --fit moves to the host, against the same workload here.
@@ -670,6 +792,7 @@ int main(int argc, char** argv) {
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     speed_report(dir, models_json, presets);
     runtime_report(dir, presets);
+    cluster_report(dir);
     if (all_rows) {
         std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "
                      "|\n|---|---|---|---|---|\n";

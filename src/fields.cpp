@@ -10,6 +10,7 @@
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/launch.hpp"
+#include "gpuadvise/network.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rank.hpp"
@@ -186,6 +187,9 @@ const std::vector<FieldSpec>& table() {
          "The card's memory: with --gpu, instead of the catalog's (a laptop variant); alone, a "
          "card of that size with unknown speed",
          "", Applies::Always},
+        {Field::Network, "--network", "", "network", FieldKind::Value, kHostGroup, "FABRIC",
+         "The fabric between nodes of a plan beyond one server (data/networks.json)",
+         "ib-ndr (assumed, said so in the plan)", Applies::Always, true, false, network_choices},
         // --- ranking ------------------------------------------------------------------
         {Field::Top, "--top", "", "top", FieldKind::Value, kRankGroup, "N",
          "How many plans to show", "10", Applies::Always, true},

@@ -71,13 +71,14 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
         perf.usd_per_million_tokens = hourly / tokens_per_hour * 1e6;
     if (job_tokens) {
         perf.job_hours = *job_tokens / *rate / 3600.0;
+        perf.gpu_hours = *perf.job_hours * n;
         if (watts > 0) perf.energy_kwh = watts / 1000.0 * *perf.job_hours;
         if (hourly > 0) perf.job_cost_usd = hourly * *perf.job_hours;
     }
     // Every figure is finite or absent: an overflow is not a number to print.
-    for (auto* v :
-         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
-          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens})
+    for (auto* v : {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
+                    &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh,
+                    &perf.usd_per_million_tokens, &perf.mfu, &perf.gpu_hours})
         if (*v && !std::isfinite(**v)) v->reset();
 }
 
@@ -129,7 +130,16 @@ std::optional<double> compute_tflops(const Gpu& gpu, const Workload& w) {
     return std::nullopt;
 }
 
-PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform) {
+PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform,
+                     const Network* network, std::int64_t per_node) {
+    if (network && per_node > 0 && count > per_node) {
+        // Collectives run at the slowest hop: the fabric between nodes.
+        PlanLinks l = plan_links(gpu, per_node, platform);
+        l.gbps = std::min(l.gbps, network->per_gpu_gbps);
+        l.latency_s = std::max(l.latency_s, kPcieLatency);
+        l.one_shot = false;
+        return l;
+    }
     PlanLinks l;
     double pcie = gpu.pcie_gbps().value_or(16.0);
     if (platform && platform->lanes_per_gpu && gpu.pcie_lanes &&
@@ -283,7 +293,8 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
 
 Performance estimate_performance(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
                                  const JobOptions& job, std::optional<double> price_usd,
-                                 const HostPlatform* host, std::uint64_t usable_bytes) {
+                                 const HostPlatform* host, std::uint64_t usable_bytes,
+                                 const Network* network, std::int64_t per_node) {
     Performance perf;
     if (w.is_fixed()) return perf;  // no model to time
     const auto tflops = compute_tflops(gpu, w);
@@ -295,7 +306,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
     const double layers = static_cast<double>(a.total_layers());
     const double h = static_cast<double>(a.hidden);
     const double platform = platform_efficiency(gpu);
-    const PlanLinks links = plan_links(gpu, w.gpus, host);
+    const PlanLinks links = plan_links(gpu, w.gpus, host, network, per_node);
     double tokens_per_hour = 0;  // for serving cost
 
     if (!w.trains() && w.engine) {
@@ -385,6 +396,10 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         perf.step_seconds = compute_seconds + comm_seconds + perf.paging_seconds;
         perf.train_tokens_per_s = tokens * n / *perf.step_seconds;
         perf.bound = Bound::Compute;
+        // MFU as large runs report it: 6 N (forward + backward, no recompute)
+        // plus attention's 12 L h s per token, over the dense peak.
+        const double model_flops = 6.0 * active + 12.0 * layers * h * s;
+        perf.mfu = *perf.train_tokens_per_s * model_flops / (n * *tflops * 1e12);
     }
 
     finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour);

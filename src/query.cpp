@@ -4,6 +4,7 @@
 
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
+#include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
@@ -81,6 +82,7 @@ RankOptions rank_options(const Request& r, const Workload& w) {
             throw InputError(
                 fmt::format("{} {}: host memory must be more than 0", v->origin, quote(v->text)));
     }
+    if (const auto& v = r.get(Field::Network)) o.network = &parse_network(v->text, v->origin);
     if (const auto& v = r.get(Field::RamBandwidth))
         o.ram_gbps = parse_bandwidth_gbps(v->text, v->origin);
     return o;

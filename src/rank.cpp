@@ -235,7 +235,18 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     const std::uint64_t usable = usable_memory(gpu, options.os);
     // The whole system: the cards and the platform that holds them.
     rec.platform = platform_for(gpu, count, options);
-    if (rec.platform && !options.have_host) rec.platform_usd = rec.platform->usd.value_or(0.0);
+    std::int64_t per_node = 0;
+    if (!rec.platform && !options.platform && count > 1 && rec.placement.empty())
+        if (const auto layout = choose_nodes(gpu, count)) {
+            // Beyond one server: whole nodes of a server platform on a fabric.
+            rec.platform = layout->platform;
+            rec.nodes = layout->nodes;
+            per_node = layout->per_node;
+            rec.network = options.network ? options.network
+                                          : &parse_network(kDefaultNetwork, "the default network");
+        }
+    if (rec.platform && !options.have_host)
+        rec.platform_usd = rec.platform->usd.value_or(0.0) * static_cast<double>(rec.nodes);
     // A populated baseboard is bought whole.
     const std::int64_t bought =
         rec.platform && rec.platform->sold_in ? std::max(count, *rec.platform->sold_in) : count;
@@ -243,12 +254,19 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         rec.price_usd = gpu.price->usd * static_cast<double>(bought);
     rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
     rec.topology = plan_topology(gpu, count);
+    if (rec.nodes > 1) {
+        rec.topology.kind = TopologyKind::Fabric;
+        rec.topology.p2p = false;
+        rec.topology.domains =
+            rec.nodes *
+            std::max<std::int64_t>(per_node / std::max<std::int64_t>(gpu.link.max_gpus, 1), 1);
+    }
     rec.performance =
         performance ? *performance
                     : estimate_performance(
                           w, rec.memory, gpu, options.job,
                           rec.total_usd > 0 ? std::optional<double>(rec.total_usd) : std::nullopt,
-                          rec.platform, usable);
+                          rec.platform, usable, rec.network, per_node);
     rec.usable_bytes = usable;
     rec.headroom_bytes =
         static_cast<std::int64_t>(usable) - static_cast<std::int64_t>(rec.memory.per_gpu_bytes);
@@ -274,7 +292,8 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                         nullptr,
                         std::nullopt,
                         nullptr,
-                        options.have_host};
+                        options.have_host,
+                        rec.nodes};
     context.offload = rec.offload ? &*rec.offload : nullptr;
     context.host_ram = host_ram_bytes(options, rec.platform);
     context.full_speed = full_speed ? &*full_speed : nullptr;
@@ -300,6 +319,10 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     }
     if (describe)
         for (const auto& warning : w.warnings) rec.warnings.push_back(warning);
+    if (describe && rec.nodes > 1)
+        rec.reasons.push_back(fmt::format(
+            "{} nodes of {} x {} on {}{}", rec.nodes, count / rec.nodes, gpu.id, rec.network->name,
+            options.network ? "" : " (assumed; --network to choose the fabric)"));
     if (describe && bought > count)
         rec.warnings.push_back(fmt::format(
             "{} is sold with {} GPUs: the price counts {}, the plan uses {} (the rest can run "
@@ -389,7 +412,8 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         for (const std::int64_t count : counts) {
             // Sizes no platform holds are not plans (eight Macs are not one box);
             // the first size tried is always kept, to say why it does not fit.
-            if ((best || closest) && !options.platform && choose_platform(gpu, count) == nullptr)
+            if ((best || closest) && !options.platform && choose_platform(gpu, count) == nullptr &&
+                !choose_nodes(gpu, count))
                 break;
             Recommendation rec = evaluate_plan(slim, gpu, count, options, &single, false);
             if (!rec.fits) {

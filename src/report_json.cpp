@@ -150,6 +150,9 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("job_cost_usd", rounded_rate(p.job_cost_usd));
     j.field("energy_kwh", rounded_rate(p.energy_kwh));
     j.field("usd_per_million_tokens", rounded_rate(p.usd_per_million_tokens));
+    j.field("mfu",
+            p.mfu ? std::optional<double>(std::round(*p.mfu * 1000.0) / 1000.0) : std::nullopt);
+    j.field("gpu_hours", rounded_rate(p.gpu_hours));
     // Each rate's [low, high] from its phase's band; null when either is absent.
     const auto range = [&](std::string_view key, const std::optional<double>& v,
                            const std::optional<std::pair<double, double>>& band, bool inverse) {
@@ -239,7 +242,14 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.null();
     j.key("topology").begin_object();
     j.field("kind", kTopologyKinds.name(r.topology.kind)).field("p2p", r.topology.p2p);
-    j.field("domains", r.topology.domains).end_object();
+    j.field("domains", r.topology.domains);
+    j.field("nodes", r.nodes).field("gpus_per_node", r.count / std::max<std::int64_t>(r.nodes, 1));
+    j.key("network");
+    if (r.network)
+        j.value(r.network->id);
+    else
+        j.null();
+    j.end_object();
     j.key("placement");
     if (r.placement.empty()) {
         j.null();

@@ -128,7 +128,7 @@ std::vector<Rule> make_registry() {
                  "a plan may not span more GPUs than one host or link domain joins",
                  [](const PlanContext& c, const RuleData& d) -> Hit {
                      const std::int64_t max = max_plan_gpus(c.gpu, d);
-                     if (c.workload.gpus <= max) return std::nullopt;
+                     if (c.workload.gpus <= max || c.nodes > 1) return std::nullopt;
                      return fire(c, [&] {
                          return fmt::format(
                              "{} GPUs exceed the {} this card can join ({})", c.workload.gpus, max,
@@ -483,9 +483,14 @@ std::vector<RuleHit> evaluate_rules(const PlanContext& context) {
         // The generated data is in registry order (checked at build time).
         if (auto message = rule.check(context, data[i])) {
             double factor = rule.kind == RuleKind::Score ? data[i].get("score_factor") : 1.0;
-            // A factor per card beyond the first (data/rules.json says so).
-            if (rule.kind == RuleKind::Score && data[i].has("per_extra_card"))
-                factor = std::pow(factor, static_cast<double>(context.workload.gpus - 1));
+            // A factor per card beyond the first in one box (data/rules.json
+            // says so); a multi-node plan counts one node's cards, and more
+            // nodes are judged by their cost and speed.
+            if (rule.kind == RuleKind::Score && data[i].has("per_extra_card")) {
+                const std::int64_t per_box =
+                    context.workload.gpus / std::max<std::int64_t>(context.nodes, 1);
+                factor = std::pow(factor, static_cast<double>(per_box - 1));
+            }
             hits.push_back({rule.id, rule.kind, std::move(*message), factor});
         }
     }

@@ -63,6 +63,7 @@ enum class Field : std::uint8_t {
     Ram,
     RamBandwidth,
     Vram,
+    Network,
     // ranking
     Top,
     RankBy,

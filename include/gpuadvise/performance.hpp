@@ -12,6 +12,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/workload.hpp"
@@ -65,6 +66,10 @@ struct Performance {
     std::optional<double> job_cost_usd;
     std::optional<double> energy_kwh;
     std::optional<double> usd_per_million_tokens;  // serving: cost per million generated tokens
+    // Training: model FLOPs (6 x active parameters per token, plus attention)
+    // over the plan's dense peak at the compute precision; GPU-hours of the job.
+    std::optional<double> mfu;
+    std::optional<double> gpu_hours;
     CostBasis cost_basis = CostBasis::None;
     // measured / estimate at p10 and p90 of the phase's validation rows
     // (data/error_bands.json), for the range of each rate.
@@ -88,12 +93,24 @@ double training_mfu(std::int64_t hidden);
 
 // The links between `count` cards of `gpu` on one host, as the model uses them.
 // `platform` (may be null) caps the PCIe lanes each card gets (x8/x8 desktops).
-PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform = nullptr);
+// Beyond `per_node` cards (a multi-node plan) collectives also cross
+// `network` at its per-GPU bandwidth.
+PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform = nullptr,
+                     const Network* network = nullptr, std::int64_t per_node = 0);
 
 // How a plan's cards are joined, for the JSON and the table: the kind of the
 // slowest hop, whether cards reach each other's memory directly (P2P), and
 // how many high-speed link domains the plan spans (1 when it is one).
-enum class TopologyKind : std::uint8_t { Single, Switch, Mesh, Bridge, PcieP2p, PcieHost, Unified };
+enum class TopologyKind : std::uint8_t {
+    Single,
+    Switch,
+    Mesh,
+    Bridge,
+    PcieP2p,
+    PcieHost,
+    Unified,
+    Fabric
+};
 inline constexpr auto kTopologyKinds =
     make_enum_table<TopologyKind>({{TopologyKind::Single, "single"},
                                    {TopologyKind::Switch, "switch"},
@@ -101,7 +118,8 @@ inline constexpr auto kTopologyKinds =
                                    {TopologyKind::Bridge, "bridge"},
                                    {TopologyKind::PcieP2p, "pcie-p2p"},
                                    {TopologyKind::PcieHost, "pcie-host"},
-                                   {TopologyKind::Unified, "unified"}});
+                                   {TopologyKind::Unified, "unified"},
+                                   {TopologyKind::Fabric, "fabric"}});
 struct Topology {
     TopologyKind kind = TopologyKind::Single;
     bool p2p = true;
@@ -142,7 +160,7 @@ Performance estimate_offload_performance(const Workload& workload, const Offload
 Performance estimate_performance(const Workload& workload, const MemoryEstimate& memory,
                                  const Gpu& gpu, const JobOptions& job = {},
                                  std::optional<double> price_usd = std::nullopt,
-                                 const HostPlatform* host = nullptr,
-                                 std::uint64_t usable_bytes = 0);
+                                 const HostPlatform* host = nullptr, std::uint64_t usable_bytes = 0,
+                                 const Network* network = nullptr, std::int64_t per_node = 0);
 
 }  // namespace gpuadvise

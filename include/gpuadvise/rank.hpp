@@ -11,6 +11,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/platform.hpp"
@@ -45,6 +46,7 @@ struct RankOptions {
     OffloadRequest offload;                  // --offload (llama.cpp-style engines)
     std::optional<std::uint64_t> ram_bytes;  // --ram; else the platform's
     std::optional<double> ram_gbps;          // --ram-bandwidth; else the platform's
+    const Network* network = nullptr;        // --network: the fabric between nodes
     const TaskRequirements* task = nullptr;
     JobOptions job;
     // How many of the ranked plans get their reasons, warnings and rule
@@ -87,7 +89,9 @@ struct Recommendation {
     bool tight = false;
     std::int64_t headroom_bytes = 0;  // usable - needed, per GPU (negative when it does not fit)
     double price_usd = 0;             // the plan's cards; 0 when a price is unknown
-    const HostPlatform* platform = nullptr;  // what the cards go into; null: nothing holds them
+    const HostPlatform* platform = nullptr;  // what the cards go into (per node); null: nothing
+    std::int64_t nodes = 1;                  // servers of `platform` joined by `network`
+    const Network* network = nullptr;        // the fabric, for plans beyond one server
     double platform_usd = 0;         // 0 with --have-host or when the platform's price is unknown
     double total_usd = 0;            // cards + platform; 0 when a card's price is unknown
     const Engine* engine = nullptr;  // inference: the engine the plan runs

@@ -79,6 +79,7 @@ struct PlanContext {
     std::optional<std::uint64_t> host_ram;    // host memory, when known
     const Performance* full_speed = nullptr;  // the speed with everything on the GPU (offload)
     bool have_host = false;                   // --have-host: the platform costs nothing
+    std::int64_t nodes = 1;                   // servers of the platform joined by a fabric
 };
 
 struct Rule {

@@ -14,6 +14,7 @@
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/network.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rules.hpp"
@@ -262,16 +263,18 @@ std::string text_constant(const char* name, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 10) {
+    if (argc != 11) {
         std::cerr << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS "
-                     "BANDS OUTPUT_CPP\n";
+                     "BANDS NETWORKS OUTPUT_CPP\n";
         return 2;
     }
     std::ostringstream out;
     try {
         const std::string gpus = read(argv[1]), quants = read(argv[2]), engines = read(argv[3]),
                           tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]),
-                          platforms = read(argv[7]), bands = read(argv[8]);
+                          platforms = read(argv[7]), bands = read(argv[8]),
+                          networks = read(argv[9]);
+        parse_networks(networks, "data/networks.json");
         parse_error_bands(bands, "data/error_bands.json");  // a bad file fails the build
         const Catalog c = parse_catalog(gpus, "data/gpus.json");
         const auto q = parse_quant_formats(quants, "data/quants.json");
@@ -311,13 +314,13 @@ int main(int argc, char** argv) {
             << text_constant("quants_json", quants) << text_constant("engines_json", engines)
             << text_constant("tasks_json", tasks) << text_constant("rules_json", rules)
             << text_constant("platforms_json", platforms)
-            << text_constant("error_bands_json", bands)
+            << text_constant("error_bands_json", bands) << text_constant("networks_json", networks)
             << "\n}  // namespace gpuadvise::embedded\n";
     } catch (const std::exception& ex) {
         std::cerr << "gpuadvise_gen_data: " << ex.what() << "\n";
         return 1;
     }
-    std::ofstream file(argv[9], std::ios::binary);
+    std::ofstream file(argv[10], std::ios::binary);
     file << out.str();
     return file ? 0 : 1;
 }

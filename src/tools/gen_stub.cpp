@@ -55,6 +55,9 @@ std::string_view platforms_json() {
 std::string_view error_bands_json() {
     absent();
 }
+std::string_view networks_json() {
+    absent();
+}
 std::span<const HostPlatform> platforms() {
     absent();
 }

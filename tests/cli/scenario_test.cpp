@@ -586,3 +586,53 @@ TEST_CASE("scenario: SXM modules come on populated baseboards: two of them pay f
         said = said || w.get<std::string>().find("sold with 8") != std::string::npos;
     CHECK(said);
 }
+
+// ---------------------------------------------------------------- clusters
+
+TEST_CASE("scenario: 70B full fine-tune with --max-gpus 64: multi-node plans with their fabric") {
+    const auto doc = run_json({"--model", "70B", "--method", "full", "--max-gpus", "64", "--vendor",
+                               "nvidia", "--segment", "datacenter", "--top", "20"});
+    bool multi = false;
+    for (const auto& r : doc.at("recommendations")) {
+        if (!r.at("fits").get<bool>()) continue;
+        const auto& t = r.at("topology");
+        INFO(tag(r));
+        CHECK(t.at("nodes").get<int>() * t.at("gpus_per_node").get<int>() == r.at("count"));
+        if (t.at("nodes").get<int>() > 1) {
+            multi = true;
+            CHECK(t.at("kind") == "fabric");
+            CHECK(t.at("network").is_string());
+            // Each node is a whole platform: its price counts once per node.
+            CHECK(r.at("platform").at("usd").get<double>() > 0);
+        }
+        // A utilisation, not a number out of range (bench/accuracy checks its level).
+        CHECK(r.at("performance").at("mfu").get<double>() > 0.0);
+        CHECK(r.at("performance").at("mfu").get<double>() < 0.8);
+    }
+    CHECK(multi);
+}
+
+TEST_CASE("scenario: a slower fabric makes a multi-node training plan slower, never faster") {
+    const std::vector<std::string> w{"estimate", "--model",   "13B",    "--method", "full",
+                                     "--gpu",    "h100-sxm5", "--gpus", "32"};
+    auto slow = w, fast = w;
+    slow.insert(slow.end(), {"--network", "omnipath-100"});
+    fast.insert(fast.end(), {"--network", "ib-xdr"});
+    const auto s = run_json(slow).at("plan");
+    const auto f = run_json(fast).at("plan");
+    CHECK(s.at("topology").at("nodes") == 4);
+    CHECK(s.at("performance").at("train_tokens_per_s").get<double>() <
+          f.at("performance").at("train_tokens_per_s").get<double>());
+    const auto job = run_json({"estimate", "--model", "13B", "--method", "full", "--gpu",
+                               "h100-sxm5", "--gpus", "32", "--tokens", "100B"});
+    const auto& p = job.at("plan").at("performance");
+    CHECK(p.at("gpu_hours").get<double>() ==
+          Approx(p.at("job_hours").get<double>() * 32).epsilon(0.01));
+}
+
+TEST_CASE("scenario: an unknown --network is a usage error with a suggestion") {
+    const ProcessResult r = run_gpuadvise(
+        {"--model", "70B", "--method", "full", "--max-gpus", "64", "--network", "ib-ndrr"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("ib-ndr"));
+}

@@ -93,17 +93,26 @@ TEST_CASE("rank-by changes the order for the right reason") {
     CHECK(by_cost.front().gpu->id != "big");
 }
 
-TEST_CASE("an interconnect domain bounds the plan size") {
+TEST_CASE(
+    "an interconnect domain bounds one server, and beyond it a plan is whole nodes on a fabric") {
     const Catalog c = parse_catalog(kTiny, "tiny");
     const Workload w = make("8B", "inference");
     RankOptions sixteen;
     sixteen.fixed_gpus = 16;
-    const Recommendation r =
-        evaluate_plan(w, c.gpus[2], 16, sixteen);  // big: NVLink domain of 8, SXM
-    CHECK(fired(r, "interconnect-domain"));
-    CHECK_FALSE(r.fits);
+    // big: NVLink domain of 8, SXM: sixteen are two HGX nodes on the default fabric.
+    const Recommendation r = evaluate_plan(w, c.gpus[2], 16, sixteen);
+    CHECK_FALSE(fired(r, "interconnect-domain"));
+    CHECK(r.nodes == 2);
+    REQUIRE(r.network != nullptr);
+    CHECK(r.network->id == kDefaultNetwork);
+    CHECK(r.topology.kind == TopologyKind::Fabric);
+    // Twelve are not whole nodes: nothing holds them.
+    const Recommendation odd = evaluate_plan(w, c.gpus[2], 12, sixteen);
+    CHECK(fired(odd, "interconnect-domain"));
+    CHECK_FALSE(odd.fits);
     const Recommendation ok = evaluate_plan(w, c.gpus[2], 8, sixteen);
     CHECK_FALSE(fired(ok, "interconnect-domain"));
+    CHECK(ok.nodes == 1);
 }
 
 TEST_CASE("rules fire with their numbers and stay quiet otherwise") {

@@ -60,9 +60,23 @@ bool fires(const std::string& id, const Case& c) {
     std::vector<SoftwareNeed> software = c.software;
     if (software.empty() && c.workload.engine)
         software.push_back({c.workload.engine, QuantFamily::None});
-    PlanContext ctx{c.workload, c.gpu,        m,       p,          c.usable,          c.task,
-                    c.budget,   c.price,      true,    c.platform, c.forced_platform, software,
-                    nullptr,    std::nullopt, nullptr, false};
+    PlanContext ctx{c.workload,
+                    c.gpu,
+                    m,
+                    p,
+                    c.usable,
+                    c.task,
+                    c.budget,
+                    c.price,
+                    true,
+                    c.platform,
+                    c.forced_platform,
+                    software,
+                    nullptr,
+                    std::nullopt,
+                    nullptr,
+                    false,
+                    1};
     ctx.offload = c.offload ? &*c.offload : nullptr;
     ctx.host_ram = c.host_ram;
     for (const auto& hit : evaluate_rules(ctx)) {
