@@ -347,9 +347,10 @@ int cmd_fit(Context& ctx) {
     // Local users run llama.cpp and its wrappers: the default engine for fit.
     if (!base.has(Field::Engine) && !base.has(Field::Method))
         base.set(Field::Engine, "llama.cpp", "fit's default engine");
-    Workload shape;
+    Workload shape;  // only the card count, which target_cards reads
+    if (const auto& v = r.get(Field::Gpus))
+        shape.gpus = parse_positive_int(v->text, v->origin, kMaxBoxGpus);
     std::vector<const Gpu*> cards = target_cards(ctx, shape);
-    if (!r.has(Field::Gpus) && cards.size() == 1) shape.gpus = 1;
     if (cards.size() > 1 || r.has(Field::Gpus)) {
         base.set(Field::Gpus, std::to_string(cards.size()), "the box's cards");
     }

@@ -636,3 +636,11 @@ TEST_CASE("scenario: an unknown --network is a usage error with a suggestion") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("ib-ndr"));
 }
+
+TEST_CASE("scenario: fit --gpus 2 answers for two cards, as a list of two would") {
+    const auto two = run_json({"fit", "--gpu", "rtx-4090", "--gpus", "2"});
+    const auto listed = run_json({"fit", "--gpu", "rtx-4090,rtx-4090"});
+    CHECK(two.at("cards").size() == 2);
+    CHECK(two.at("models")[0].at("model") == listed.at("models")[0].at("model"));
+    CHECK(run_gpuadvise({"fit", "--gpu", "rtx-4090", "--gpus", "100"}).exit_code == 2);
+}
