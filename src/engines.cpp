@@ -58,37 +58,49 @@ const Engine& parse_engine(std::string_view text, std::string_view what) {
     return *find_engine(parse_choice(text, what, engine_choices()));
 }
 
-EngineFit engine_fit(const Engine& e, const Gpu& gpu) {
+EngineFit engine_fit(const Engine& e, const Gpu& gpu, bool describe) {
+    // Ranking asks only whether it runs: the texts are made for shown plans.
+    const auto why = [&](auto&& make) { return describe ? make() : std::string(); };
     const EngineBackend* b = e.backend(gpu.platform);
     if (b == nullptr || b->support == Support::No)
-        return {false, fmt::format("{} does not run on {} ({})", e.name, to_string(gpu.platform),
-                                   gpu.name)};
+        return {false, why([&] {
+                    return fmt::format("{} does not run on {} ({})", e.name,
+                                       to_string(gpu.platform), gpu.name);
+                })};
     if (b->min_compute_capability > 0 && gpu.compute_capability) {
         double cc = 0;
         const std::string_view t = *gpu.compute_capability;
         std::from_chars(t.data(), t.data() + t.size(), cc);
         if (cc > 0 && cc + 1e-9 < b->min_compute_capability)
-            return {false, fmt::format("{} needs CUDA compute capability {:.1f} or later; {} is {}",
-                                       e.name, b->min_compute_capability, gpu.name, t)};
+            return {false, why([&] {
+                        return fmt::format(
+                            "{} needs CUDA compute capability {:.1f} or later; {} is {}", e.name,
+                            b->min_compute_capability, gpu.name, t);
+                    })};
     }
     if (!b->gfx.empty() && gpu.gfx_target &&
         std::find(b->gfx.begin(), b->gfx.end(), *gpu.gfx_target) == b->gfx.end())
-        return {false, fmt::format("{}'s ROCm build does not list {} ({})", e.name, *gpu.gfx_target,
-                                   gpu.name)};
+        return {false, why([&] {
+                    return fmt::format("{}'s ROCm build does not list {} ({})", e.name,
+                                       *gpu.gfx_target, gpu.name);
+                })};
     if (b->support == Support::Partial || b->support == Support::Preview) {
-        return {true,
-                fmt::format("{} on {}: {}", e.name, to_string(gpu.platform),
-                            b->note.empty() ? std::string(kSupport.name(b->support)) + " support"
-                                            : std::string(b->note))};
+        return {true, why([&] {
+                    return fmt::format("{} on {}: {}", e.name, to_string(gpu.platform),
+                                       b->note.empty()
+                                           ? std::string(kSupport.name(b->support)) + " support"
+                                           : std::string(b->note));
+                })};
     }
     return {true, {}};
 }
 
-EngineFit engine_fit(const Engine& e, const Gpu& gpu, QuantFamily f) {
-    EngineFit fit = engine_fit(e, gpu);
+EngineFit engine_fit(const Engine& e, const Gpu& gpu, QuantFamily f, bool describe) {
+    EngineFit fit = engine_fit(e, gpu, describe);
     if (fit.runs && !e.loads(f, gpu.platform))
-        return {false, fmt::format("{} on {} does not load {} weights", e.name,
-                                   to_string(gpu.platform), kQuantFamilies.name(f))};
+        return {false, describe ? fmt::format("{} on {} does not load {} weights", e.name,
+                                              to_string(gpu.platform), kQuantFamilies.name(f))
+                                : std::string()};
     return fit;
 }
 

@@ -60,9 +60,10 @@ bool takes_kv(const Engine& e, KvDtype kv) {
 const Engine* plan_engine(const Workload& w, const Gpu& gpu) {
     if (w.trains() || w.is_fixed() || w.engine == nullptr) return w.engine;
     const QuantFamily family = weight_family(w);
-    if (w.engine_given || engine_fit(*w.engine, gpu, family).runs) return w.engine;
+    if (w.engine_given || engine_fit(*w.engine, gpu, family, false).runs) return w.engine;
     for (const Engine& e : engines())
-        if (e.inference && !e.library && takes_kv(e, w.kv_dtype) && engine_fit(e, gpu, family).runs)
+        if (e.inference && !e.library && takes_kv(e, w.kv_dtype) &&
+            engine_fit(e, gpu, family, false).runs)
             return &e;
     return w.engine;  // none runs: the software rule says why
 }

@@ -80,7 +80,7 @@ std::vector<Rule> make_registry() {
                  "the plan's engine, framework and libraries run on the card and load its weights",
                  [](const PlanContext& c, const RuleData&) -> Hit {
                      for (const SoftwareNeed& need : c.software) {
-                         EngineFit fit = engine_fit(*need.engine, c.gpu, need.family);
+                         EngineFit fit = engine_fit(*need.engine, c.gpu, need.family, c.describe);
                          if (!fit.runs) return fire(c, [&] { return std::move(fit.reason); });
                      }
                      return std::nullopt;
@@ -237,7 +237,8 @@ std::vector<Rule> make_registry() {
                  [](const PlanContext& c, const RuleData&) -> Hit {
                      std::string caveats;
                      for (const SoftwareNeed& need : c.software) {
-                         const EngineFit fit = engine_fit(*need.engine, c.gpu, need.family);
+                         const EngineFit fit =
+                             engine_fit(*need.engine, c.gpu, need.family, c.describe);
                          if (fit.runs && !fit.reason.empty())
                              caveats += (caveats.empty() ? "" : "; ") + fit.reason;
                      }

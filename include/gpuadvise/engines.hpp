@@ -99,9 +99,10 @@ struct EngineFit {
     bool runs = true;
     std::string reason;  // why not, or the caveat
 };
-EngineFit engine_fit(const Engine& engine, const Gpu& gpu);
+// `describe` false: only `runs` is filled (ranking decides without texts).
+EngineFit engine_fit(const Engine& engine, const Gpu& gpu, bool describe = true);
 // The same for an engine loading weights of family `f`.
-EngineFit engine_fit(const Engine& engine, const Gpu& gpu, QuantFamily f);
+EngineFit engine_fit(const Engine& engine, const Gpu& gpu, QuantFamily f, bool describe = true);
 
 Parsed<Engine> parse_engines(std::string_view text, std::string_view source);
 
