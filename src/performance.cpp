@@ -53,7 +53,8 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
     }
     std::optional<double> job_tokens = job.tokens;
     if (!job_tokens && job.steps && w.trains())
-        job_tokens = *job.steps * b * static_cast<double>(w.seq) * n;
+        job_tokens =
+            *job.steps * b * static_cast<double>(w.seq) * n * static_cast<double>(w.grad_accum);
     if (!job_tokens && job.epochs && job.dataset_tokens)
         job_tokens = *job.epochs * *job.dataset_tokens;
     if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
@@ -367,15 +368,22 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         const double tokens = b * s;
         double compute_seconds = tokens * per_token / flops_rate;
         if (w.quant.format) compute_seconds *= w.quant.format->dequant_time_factor;
-        double comm_seconds = 0;
+        double comm_seconds = 0, step_comm = 0;
+        const double accum = static_cast<double>(w.grad_accum);
         if (w.gpus > 1) {
             const double link = links.gbps * 1e9;
             // Ring all-reduce (or reduce-scatter + all-gather) moves 2(N-1)/N
-            // of the 16-bit gradients per GPU each step.
-            double bytes = 2.0 * (n - 1.0) / n * static_cast<double>(memory.trainable_params) * 2.0;
+            // of the 16-bit gradients per GPU: once per optimizer step for DDP
+            // and ZeRO-1/2 (no_sync accumulates locally), every micro-step for
+            // FSDP/ZeRO-3, which reduce-scatter as they go.
+            const double grads =
+                2.0 * (n - 1.0) / n * static_cast<double>(memory.trainable_params) * 2.0;
+            const bool sharded = w.parallel == Parallel::Fsdp || w.parallel == Parallel::Zero3;
+            double bytes = sharded ? grads : 0.0;
+            if (!sharded) step_comm = grads / link * (1.0 - kCommOverlap);
             // Sharded plans also all-gather every layer's weights in forward
-            // and again in backward.
-            if (w.parallel == Parallel::Fsdp || w.parallel == Parallel::Zero3)
+            // and again in backward, every micro-step.
+            if (sharded)
                 bytes += 2.0 * (n - 1.0) * static_cast<double>(memory.get(&Components::weights));
             comm_seconds = bytes / link * (1.0 - kCommOverlap);
             // Pipeline bubble (p-1)/m with m = 8 micro-batches per step
@@ -393,8 +401,9 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
             const double pcie = gpu.pcie_gbps().value_or(16.0) * 1e9;
             if (spill > 0) perf.paging_seconds = 2.0 * spill / pcie;
         }
-        perf.step_seconds = compute_seconds + comm_seconds + perf.paging_seconds;
-        perf.train_tokens_per_s = tokens * n / *perf.step_seconds;
+        perf.micro_step_seconds = compute_seconds + comm_seconds;
+        perf.step_seconds = accum * *perf.micro_step_seconds + step_comm + perf.paging_seconds;
+        perf.train_tokens_per_s = tokens * accum * n / *perf.step_seconds;
         perf.bound = Bound::Compute;
         // MFU as large runs report it: 6 N (forward + backward, no recompute)
         // plus attention's 12 L h s per token, over the dense peak.

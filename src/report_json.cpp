@@ -87,6 +87,7 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("optimizer", to_string(w.optimizer));
         j.field("optimizer_in_backward", w.optimizer_in_backward);
         j.field("grad_ckpt", w.grad_ckpt);
+        j.field("grad_accum", w.grad_accum);
         j.field("chunked_loss", w.chunked_loss);
     }
     if (w.uses_lora()) {
@@ -144,6 +145,7 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("prefill_tokens_per_s", rounded_rate(p.prefill_tokens_per_s));
     j.field("train_tokens_per_s", rounded_rate(p.train_tokens_per_s));
     j.field("step_seconds", rounded_rate(p.step_seconds));
+    j.field("micro_step_seconds", rounded_rate(p.micro_step_seconds));
     j.field("paging_seconds", rounded_rate(std::optional<double>(p.paging_seconds)));
     j.field("time_to_first_token_s", rounded_rate(p.time_to_first_token_s));
     j.field("job_hours", rounded_rate(p.job_hours));

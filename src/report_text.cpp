@@ -184,6 +184,8 @@ Table performance_table(const Performance& p) {
     add("time to first token", p.time_to_first_token_s, " s");
     add("training", p.train_tokens_per_s, " tok/s");
     add("step", p.step_seconds, " s");
+    if (p.micro_step_seconds && p.step_seconds && *p.micro_step_seconds < *p.step_seconds * 0.999)
+        add("micro-step", p.micro_step_seconds, " s");
     add("job", p.job_hours, " h");
     add("job cost", p.job_cost_usd, " USD");
     add("energy", p.energy_kwh, " kWh");
@@ -323,8 +325,10 @@ std::string workload_text(const Workload& w) {
     out += fmt::format("  method     {}\n", method);
     if (w.trains()) {
         out += fmt::format(
-            "  training   batch {} x seq {}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
-            w.batch, w.seq, w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
+            "  training   batch {} x seq {}{}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
+            w.batch, w.seq,
+            w.grad_accum > 1 ? fmt::format(" x {} accumulated", w.grad_accum) : std::string(),
+            w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
     } else {
         out += fmt::format(
             "  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n",

@@ -340,6 +340,7 @@ class Resolver {
         w_.chunked_loss = r_.flag(Field::ChunkedLoss).value_or(false);
         w_.grad_ckpt = r_.flag(Field::GradCkpt).value_or(true);
         if (!r_.has(Field::GradCkpt)) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
+        if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
     }
 
     // --- tokens --------------------------------------------------------------------

@@ -39,6 +39,7 @@ enum class Field : std::uint8_t {
     Prompt,
     Gen,
     GradCkpt,
+    GradAccum,
     FlashAttn,
     ChunkedLoss,
     LoraRank,

@@ -22,7 +22,7 @@ namespace gpuadvise {
 // What a job is, for time and cost (all optional; without them only rates are reported).
 struct JobOptions {
     std::optional<double> tokens;  // training tokens, or tokens to generate
-    std::optional<double> steps;   // optimizer steps of one micro-batch per GPU
+    std::optional<double> steps;   // optimizer steps (of --grad-accum micro-batches per GPU)
     std::optional<double> epochs;  // with dataset_tokens
     std::optional<double> dataset_tokens;
     double amortize_years = 3.0;                     // purchase price spread over this life
@@ -57,8 +57,10 @@ struct Performance {
     std::optional<double> prefill_tokens_per_s;
     std::optional<double> time_to_first_token_s;
     std::optional<double> train_tokens_per_s;
-    // One micro-batch per GPU, forward + backward (+ communication).
+    // One optimizer step: --grad-accum micro-steps (+ communication).
     std::optional<double> step_seconds;
+    // One micro-batch per GPU, forward + backward and what it communicates.
+    std::optional<double> micro_step_seconds;
     // Paged optimizer state that does not fit beside the rest pages over PCIe
     // each step (out and back in); included in step_seconds. 0 when it fits.
     double paging_seconds = 0;

@@ -165,7 +165,8 @@ struct Workload {
     std::int64_t prompt = 0;  // inference only
     std::int64_t gen = 0;     // inference only
     bool grad_ckpt = false;
-    bool chunked_loss = false;  // cross-entropy over chunks of the logits (torchtune, litgpt)
+    std::int64_t grad_accum = 1;  // micro-batches per optimizer step
+    bool chunked_loss = false;    // cross-entropy over chunks of the logits (torchtune, litgpt)
     bool flash_attn = true;
     std::int64_t lora_rank = 0;
     std::vector<LoraTarget> lora_targets;

@@ -644,3 +644,29 @@ TEST_CASE("scenario: fit --gpus 2 answers for two cards, as a list of two would"
     CHECK(two.at("models")[0].at("model") == listed.at("models")[0].at("model"));
     CHECK(run_gpuadvise({"fit", "--gpu", "rtx-4090", "--gpus", "100"}).exit_code == 2);
 }
+
+TEST_CASE("scenario: --grad-accum: a step is N micro-steps and DDP syncs gradients once per step") {
+    const std::vector<std::string> w{"estimate", "--model", "1B", "--method",   "full", "--gpu",
+                                     "rtx-4090", "--gpus",  "2",  "--parallel", "ddp"};
+    auto eight = w;
+    eight.insert(eight.end(), {"--grad-accum", "8"});
+    const auto p1 = run_json(w).at("plan").at("performance");
+    const auto p8 = run_json(eight).at("plan").at("performance");
+    CHECK(p8.at("step_seconds").get<double>() > 7.0 * p8.at("micro_step_seconds").get<double>());
+    // The sync is paid once per eight micro-batches: more tokens per second.
+    CHECK(p8.at("train_tokens_per_s").get<double>() > p1.at("train_tokens_per_s").get<double>());
+    // On one card accumulation changes the step, not the rate.
+    const auto one =
+        run_json({"estimate", "--model", "1B", "--method", "full", "--gpu", "rtx-4090"})
+            .at("plan")
+            .at("performance");
+    const auto one8 = run_json({"estimate", "--model", "1B", "--method", "full", "--gpu",
+                                "rtx-4090", "--grad-accum", "8"})
+                          .at("plan")
+                          .at("performance");
+    CHECK(one8.at("train_tokens_per_s").get<double>() ==
+          Approx(one.at("train_tokens_per_s").get<double>()).epsilon(0.01));
+    CHECK(one8.at("step_seconds").get<double>() ==
+          Approx(8 * one.at("step_seconds").get<double>()).epsilon(0.01));
+    CHECK(run_gpuadvise({"estimate", "--model", "8B", "--grad-accum", "4"}).exit_code == 2);
+}
