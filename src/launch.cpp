@@ -132,6 +132,20 @@ int zero_stage(Parallel p) {
     }
 }
 
+std::int64_t per_node(const Recommendation& rec) {
+    return rec.count / std::max<std::int64_t>(rec.nodes, 1);
+}
+
+// torchrun for one box or, across nodes, with a rendezvous every node joins.
+std::string torchrun_prefix(const Recommendation& rec) {
+    if (rec.nodes > 1)
+        return fmt::format(
+            "torchrun --nnodes {} --nproc-per-node {} --rdzv-backend c10d --rdzv-endpoint "
+            "$MASTER_ADDR:29500",
+            rec.nodes, per_node(rec));
+    return fmt::format("torchrun --standalone --nproc-per-node {}", rec.count);
+}
+
 bool inference_kind(LaunchKind k) {
     return k == LaunchKind::Vllm || k == LaunchKind::Sglang || k == LaunchKind::TrtllmServe ||
            k == LaunchKind::LlamaServer || k == LaunchKind::Ollama || k == LaunchKind::MlxLm;
@@ -340,12 +354,17 @@ void train_deepspeed(Launch& l, const Workload& w, const Recommendation& rec) {
     l.config_name = "ds_config.json";
     l.config = deepspeed_json(w, zero_stage(rec.strategy));
     l.command =
-        fmt::format("deepspeed --num_gpus {} train.py --deepspeed ds_config.json", rec.count);
+        rec.nodes > 1
+            ? fmt::format(
+                  "deepspeed --num_nodes {} --num_gpus {} --hostfile hostfile train.py "
+                  "--deepspeed ds_config.json",
+                  rec.nodes, per_node(rec))
+            : fmt::format("deepspeed --num_gpus {} train.py --deepspeed ds_config.json", rec.count);
 }
 
 void train_torchrun(Launch& l, const Workload& w, const Recommendation& rec) {
     l.tool = "torchrun";
-    l.command = fmt::format("torchrun --standalone --nproc-per-node {} train.py", rec.count);
+    l.command = torchrun_prefix(rec) + " train.py";
     if (rec.strategy == Parallel::Fsdp || rec.strategy == Parallel::Zero3 ||
         rec.strategy == Parallel::Zero2) {
         l.config_name = "fsdp_settings.py";
@@ -412,6 +431,49 @@ void train_torchtune(Launch& l, const Workload& w, const Recommendation& rec) {
     l.notes.emplace_back("<model>/... is the recipe config for your model ('tune ls' lists them)");
 }
 
+// Megatron-LM's pretrain_gpt.py with the plan's layout: data parallel over
+// every GPU (DP is world size / (TP x PP), never a flag), the distributed
+// optimizer for DDP/ZeRO-2, torch FSDP2 for fsdp/zero3 (arguments.py, v0.15.3).
+void train_megatron(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "pretrain_gpt.py";
+    const Architecture& a = w.model.arch;
+    std::string c = torchrun_prefix(rec) + " pretrain_gpt.py";
+    c += " --tensor-model-parallel-size 1 --pipeline-model-parallel-size 1";
+    c += fmt::format(
+        " --num-layers {} --hidden-size {} --ffn-hidden-size {} --num-attention-heads {}", a.layers,
+        a.hidden, a.intermediate, a.heads);
+    if (a.kv_heads > 0 && a.kv_heads != a.heads)
+        c += fmt::format(" --group-query-attention --num-query-groups {}", a.kv_heads);
+    c += fmt::format(" --seq-length {} --max-position-embeddings {}", w.seq,
+                     std::max(w.seq, a.max_position));
+    c += fmt::format(" --micro-batch-size {} --global-batch-size {}", w.batch,
+                     w.batch * w.grad_accum * rec.count);
+    c += w.precision == Precision::Fp16 ? " --fp16" : " --bf16";
+    if (rec.strategy == Parallel::Fsdp || rec.strategy == Parallel::Zero3)
+        c += " --use-torch-fsdp2";
+    else if (rec.count > 1)
+        c += " --use-distributed-optimizer --overlap-grad-reduce";
+    if (w.grad_ckpt) c += " --recompute-granularity full --recompute-method uniform";
+    l.command = std::move(c);
+    l.notes.emplace_back("add --data-path, --tokenizer-type and --train-iters for your run");
+}
+
+// A Slurm batch script that starts the plan's nodes with torchrun.
+void train_slurm(Launch& l, const Workload&, const Recommendation& rec) {
+    l.tool = "sbatch";
+    l.config_name = "gpuadvise.sbatch";
+    l.config = fmt::format(
+        "#!/bin/bash\n#SBATCH --job-name=gpuadvise\n#SBATCH --nodes={}\n"
+        "#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node={}\n#SBATCH --exclusive\n\n"
+        "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+        "srun torchrun --nnodes {} --nproc-per-node {} --rdzv-backend c10d "
+        "--rdzv-endpoint \"$MASTER_ADDR:29500\" train.py\n",
+        rec.nodes, per_node(rec), rec.nodes, per_node(rec));
+    l.command = "sbatch gpuadvise.sbatch";
+    l.notes.emplace_back(
+        "train.py is your training script (or pretrain_gpt.py with --emit megatron's arguments)");
+}
+
 }  // namespace
 
 Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind,
@@ -422,8 +484,8 @@ Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind
     const std::string_view name = kLaunchKinds.name(kind);
     if (w.trains() && inference_kind(kind))
         throw InputError(fmt::format(
-            "{} {} serves a model; for --method {} use accelerate, deepspeed, torchrun, axolotl "
-            "or torchtune",
+            "{} {} serves a model; for --method {} use accelerate, deepspeed, torchrun, axolotl, "
+            "torchtune, megatron or slurm",
             what, name, to_string(w.method)));
     if (!w.trains() && !inference_kind(kind))
         throw InputError(
@@ -475,10 +537,17 @@ Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind
         case LaunchKind::Torchtune:
             train_torchtune(l, w, rec);
             break;
+        case LaunchKind::Megatron:
+            train_megatron(l, w, rec);
+            break;
+        case LaunchKind::Slurm:
+            train_slurm(l, w, rec);
+            break;
         case LaunchKind::Auto:
             break;
     }
-    if (needs_placeholder(w))
+    if (needs_placeholder(w) && (l.command.find("<model>") != std::string::npos ||
+                                 l.config.find("<model>") != std::string::npos))
         l.notes.insert(l.notes.begin(),
                        "replace <model> with the model's Hugging Face repository or local path");
     return l;

@@ -25,7 +25,9 @@ enum class LaunchKind : std::uint8_t {
     Deepspeed,
     Torchrun,
     Axolotl,
-    Torchtune
+    Torchtune,
+    Megatron,
+    Slurm
 };
 inline constexpr auto kLaunchKinds = make_enum_table<LaunchKind>({
     {LaunchKind::Auto, "auto"},
@@ -42,6 +44,8 @@ inline constexpr auto kLaunchKinds = make_enum_table<LaunchKind>({
     {LaunchKind::Torchrun, "torchrun"},
     {LaunchKind::Axolotl, "axolotl"},
     {LaunchKind::Torchtune, "torchtune"},
+    {LaunchKind::Megatron, "megatron"},
+    {LaunchKind::Slurm, "slurm"},
 });
 
 struct Launch {

@@ -670,3 +670,49 @@ TEST_CASE("scenario: --grad-accum: a step is N micro-steps and DDP syncs gradien
           Approx(8 * one.at("step_seconds").get<double>()).epsilon(0.01));
     CHECK(run_gpuadvise({"estimate", "--model", "8B", "--grad-accum", "4"}).exit_code == 2);
 }
+
+TEST_CASE(
+    "scenario: --emit megatron and slurm for a multi-node plan use Megatron-LM's own flag "
+    "names and the plan's nodes") {
+    // Megatron-LM v0.15.3 megatron/training/arguments.py (flag names as registered there).
+    const std::set<std::string> documented{"--tensor-model-parallel-size",
+                                           "--pipeline-model-parallel-size",
+                                           "--num-layers",
+                                           "--hidden-size",
+                                           "--ffn-hidden-size",
+                                           "--num-attention-heads",
+                                           "--group-query-attention",
+                                           "--num-query-groups",
+                                           "--seq-length",
+                                           "--max-position-embeddings",
+                                           "--micro-batch-size",
+                                           "--global-batch-size",
+                                           "--bf16",
+                                           "--fp16",
+                                           "--use-torch-fsdp2",
+                                           "--use-distributed-optimizer",
+                                           "--overlap-grad-reduce",
+                                           "--recompute-granularity",
+                                           "--recompute-method"};
+    const auto doc =
+        run_json({"estimate", "--model", "13B", "--method", "full", "--gpu", "h100-sxm5", "--gpus",
+                  "32", "--grad-accum", "4", "--emit", "megatron"});
+    const std::string cmd = doc.at("launch").at("command");
+    const std::string script = cmd.substr(cmd.find("pretrain_gpt.py"));
+    std::size_t flags = 0;
+    for (std::size_t at = script.find(" --"); at != std::string::npos;
+         at = script.find(" --", at + 1)) {
+        const std::string flag = script.substr(at + 1, script.find(' ', at + 1) - at - 1);
+        INFO(flag);
+        CHECK(documented.count(flag) == 1);
+        ++flags;
+    }
+    CHECK(flags >= 10);
+    CHECK_THAT(cmd, Catch::StartsWith("torchrun --nnodes 4 --nproc-per-node 8"));
+    CHECK_THAT(cmd, Catch::Contains("--global-batch-size " + std::to_string(4 * 4 * 32)));
+    const auto slurm = run_json({"estimate", "--model", "13B", "--method", "full", "--gpu",
+                                 "h100-sxm5", "--gpus", "32", "--emit", "slurm"});
+    const std::string sbatch = slurm.at("launch").at("config").at("text");
+    CHECK_THAT(sbatch, Catch::Contains("#SBATCH --nodes=4"));
+    CHECK_THAT(sbatch, Catch::Contains("#SBATCH --gpus-per-node=8"));
+}
