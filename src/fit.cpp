@@ -73,7 +73,7 @@ FitResult fit_models(const Request& base, const std::vector<ModelPreset>& preset
         std::optional<FitRow> tight_best;
         int tight_rungs_left = 1;
         bool offload_tried = false;
-        std::string why_not;
+        std::optional<Workload> first_miss;  // described only if nothing fits
         Workload probe;
         try {
             probe = resolve_workload(r, {}, presets);
@@ -92,7 +92,7 @@ FitResult fit_models(const Request& base, const std::vector<ModelPreset>& preset
             }
             RankOptions o = options;
             o.offload = {};
-            Recommendation rec = evaluate_box(w, cards, o);
+            Recommendation rec = evaluate_box(w, cards, o, false);
             if (fits_everywhere(rec)) {
                 // A tight fit keeps looking one rung down for a comfortable one,
                 // as a person trades a few bits for headroom and context.
@@ -107,25 +107,37 @@ FitResult fit_models(const Request& base, const std::vector<ModelPreset>& preset
                 if (tight_rungs_left-- <= 0) break;
                 continue;
             }
-            if (why_not.empty() && !rec.reasons.empty()) why_not = rec.reasons.front();
+            if (!first_miss) first_miss = w;
             if (!fit.allow_offload || offloaded) continue;
             if (!offload_tried && quant != kOffloadFrom) continue;
             offload_tried = true;
             o.offload = {OffloadKind::Auto, 0};
-            Recommendation off = evaluate_box(w, cards, o);
+            Recommendation off = evaluate_box(w, cards, o, false);
             if (off.fits && off.offload && off.offload->mode != OffloadMode::Gpu)
                 offloaded =
                     FitRow{&preset, std::string(quant),
                            8.0 * weight_bytes_per_param(w.quant, w.precision, w.double_quant),
                            std::move(off), w};
         }
+        const auto why_not = [&](const std::optional<Workload>& miss) -> std::string {
+            if (!miss) return "does not fit";
+            RankOptions o = options;
+            o.offload = {};
+            const Recommendation described = evaluate_box(*miss, cards, o);
+            return described.reasons.empty() ? "does not fit" : described.reasons.front();
+        };
         if (!best) best = std::move(tight_best);
         if (!best) best = std::move(offloaded);
         if (!best) {
-            out.left_out.push_back(
-                fmt::format("{}: {}", preset.id, why_not.empty() ? "does not fit" : why_not));
+            out.left_out.push_back(fmt::format("{}: {}", preset.id, why_not(first_miss)));
             continue;
         }
+        // The rungs were probes: the kept one gets its reasons and warnings.
+        RankOptions described = options;
+        described.offload = best->plan.offload && best->plan.offload->mode != OffloadMode::Gpu
+                                ? OffloadRequest{OffloadKind::Auto, 0}
+                                : OffloadRequest{};
+        best->plan = evaluate_box(best->workload, cards, described);
         RankOptions o = options;
         o.offload = best->plan.offload
                         ? OffloadRequest{OffloadKind::Layers, best->plan.offload->ngl()}

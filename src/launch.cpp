@@ -77,47 +77,26 @@ std::string lora_modules(const Workload& w) {
     return out;
 }
 
-// bitsandbytes and torch optimizer names in the training tools' configs.
-std::string_view axolotl_optimizer(Optimizer o) {
-    switch (o) {
-        case Optimizer::AdamW:
-            return "adamw_torch_fused";
-        case Optimizer::AdamW8bit:
-            return "adamw_bnb_8bit";
-        case Optimizer::PagedAdamW8bit:
-            return "paged_adamw_8bit";
-        case Optimizer::PagedAdamW32bit:
-            return "paged_adamw_32bit";
-        case Optimizer::Sgd:
-        case Optimizer::SgdMomentum:
-            return "sgd";
-        case Optimizer::Adafactor:
-            return "adafactor";
-        case Optimizer::Lion:
-            return "lion_8bit";
-    }
-    return "adamw_torch";
-}
+// Each optimizer's name in axolotl's config and as a torch/bitsandbytes class.
+struct OptimizerNames {
+    Optimizer optimizer;
+    std::string_view axolotl, torch;
+};
+constexpr OptimizerNames kOptimizerNames[] = {
+    {Optimizer::AdamW, "adamw_torch_fused", "torch.optim.AdamW"},
+    {Optimizer::AdamW8bit, "adamw_bnb_8bit", "bitsandbytes.optim.AdamW8bit"},
+    {Optimizer::PagedAdamW8bit, "paged_adamw_8bit", "bitsandbytes.optim.PagedAdamW8bit"},
+    {Optimizer::PagedAdamW32bit, "paged_adamw_32bit", "bitsandbytes.optim.PagedAdamW32bit"},
+    {Optimizer::Sgd, "sgd", "torch.optim.SGD"},
+    {Optimizer::SgdMomentum, "sgd", "torch.optim.SGD"},
+    {Optimizer::Adafactor, "adafactor", "torch.optim.Adafactor"},
+    {Optimizer::Lion, "lion_8bit", "bitsandbytes.optim.Lion8bit"},
+};
 
-std::string_view torch_optimizer(Optimizer o) {
-    switch (o) {
-        case Optimizer::AdamW:
-            return "torch.optim.AdamW";
-        case Optimizer::AdamW8bit:
-            return "bitsandbytes.optim.AdamW8bit";
-        case Optimizer::PagedAdamW8bit:
-            return "bitsandbytes.optim.PagedAdamW8bit";
-        case Optimizer::PagedAdamW32bit:
-            return "bitsandbytes.optim.PagedAdamW32bit";
-        case Optimizer::Sgd:
-        case Optimizer::SgdMomentum:
-            return "torch.optim.SGD";
-        case Optimizer::Adafactor:
-            return "torch.optim.Adafactor";
-        case Optimizer::Lion:
-            return "bitsandbytes.optim.Lion8bit";
-    }
-    return "torch.optim.AdamW";
+const OptimizerNames& optimizer_names(Optimizer o) {
+    for (const OptimizerNames& n : kOptimizerNames)
+        if (n.optimizer == o) return n;
+    return kOptimizerNames[0];
 }
 
 int zero_stage(Parallel p) {
@@ -378,7 +357,7 @@ void train_torchrun(Launch& l, const Workload& w, const Recommendation& rec) {
             "activation_checkpointing = {2}\n"
             "optimizer = {3}(model.parameters())\n",
             dt, rec.strategy == Parallel::Zero2 ? "False" : "True", w.grad_ckpt ? "True" : "False",
-            torch_optimizer(w.optimizer));
+            optimizer_names(w.optimizer).torch);
     }
 }
 
@@ -398,7 +377,7 @@ void train_axolotl(Launch& l, const Workload& w, const Recommendation& rec) {
                      w.seq, w.batch);
     y += fmt::format("gradient_checkpointing: {}\n{}: true\nflash_attention: {}\n", w.grad_ckpt,
                      w.precision == Precision::Fp16 ? "fp16" : "bf16", w.flash_attn);
-    y += fmt::format("optimizer: {}\n", axolotl_optimizer(w.optimizer));
+    y += fmt::format("optimizer: {}\n", optimizer_names(w.optimizer).axolotl);
     if (rec.count > 1 && (rec.strategy == Parallel::Zero2 || rec.strategy == Parallel::Zero3))
         y += fmt::format("deepspeed: deepspeed_configs/zero{}.json\n", zero_stage(rec.strategy));
     else if (rec.count > 1 && rec.strategy == Parallel::Fsdp)
@@ -426,7 +405,7 @@ void train_torchtune(Launch& l, const Workload& w, const Recommendation& rec) {
                      w.grad_ckpt ? "True" : "False");
     if (lora)
         c += fmt::format(" model.lora_rank={} model.lora_alpha={}", w.lora_rank, 2 * w.lora_rank);
-    c += fmt::format(" optimizer._component_={}", torch_optimizer(w.optimizer));
+    c += fmt::format(" optimizer._component_={}", optimizer_names(w.optimizer).torch);
     l.command = std::move(c);
     l.notes.emplace_back("<model>/... is the recipe config for your model ('tune ls' lists them)");
 }

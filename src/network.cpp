@@ -58,6 +58,11 @@ const Network& parse_network(std::string_view text, std::string_view what) {
     throw InputError(fmt::format("{} {}: no such network", what, quote(text)));
 }
 
+const Network& default_network() {
+    static const Network& n = parse_network(kDefaultNetwork, "the default network");
+    return n;
+}
+
 std::optional<NodeLayout> choose_nodes(const Gpu& gpu, std::int64_t count) {
     for (const HostPlatform& p : host_platforms()) {
         if (p.kind != PlatformKind::Server && p.kind != PlatformKind::Baseboard) continue;

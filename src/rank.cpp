@@ -243,8 +243,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
             rec.platform = layout->platform;
             rec.nodes = layout->nodes;
             per_node = layout->per_node;
-            rec.network = options.network ? options.network
-                                          : &parse_network(kDefaultNetwork, "the default network");
+            rec.network = options.network ? options.network : &default_network();
         }
     if (rec.platform && !options.have_host)
         rec.platform_usd = rec.platform->usd.value_or(0.0) * static_cast<double>(rec.nodes);
@@ -557,11 +556,11 @@ std::string plan_label(const Recommendation& rec) {
 }
 
 Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
-                            const RankOptions& options) {
+                            const RankOptions& options, bool describe) {
     const auto n = static_cast<std::int64_t>(cards.size());
     const bool uniform =
         std::all_of(cards.begin(), cards.end(), [&](const Gpu* g) { return g == cards.front(); });
-    if (uniform) return evaluate_plan(base, *cards.front(), n, options);
+    if (uniform) return evaluate_plan(base, *cards.front(), n, options, nullptr, describe);
 
     std::vector<std::uint64_t> usable;
     for (const Gpu* g : cards) usable.push_back(usable_memory(*g, options.os));
@@ -664,7 +663,7 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
                                  "--tensor-split does; a token passes every card in turn",
                                  layers));
         complete_plan(
-            rec, w, options, true,
+            rec, w, options, describe,
             estimate_split_performance(w, whole, stages, options.job,
                                        system > 0 ? std::optional<double>(system) : std::nullopt));
     } else {
@@ -674,9 +673,10 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
             if (usable[i] < usable[small]) small = i;
             if (cards[i]->memory_bandwidth_gbps < cards[slow]->memory_bandwidth_gbps) slow = i;
         }
-        rec = evaluate_plan(base, *cards[small], n, options);
+        rec = evaluate_plan(base, *cards[small], n, options, nullptr, describe);
         if (slow != small)
-            rec.performance = evaluate_plan(base, *cards[slow], n, options).performance;
+            rec.performance =
+                evaluate_plan(base, *cards[slow], n, options, nullptr, false).performance;
         for (std::size_t i = 0; i < cards.size(); ++i)
             rec.placement.push_back(
                 {cards[i], 0, 1.0 / static_cast<double>(n), rec.memory.per_gpu_bytes, usable[i]});
@@ -704,7 +704,7 @@ Limits plan_limits(const Workload& base, const Recommendation& rec,
     if (rec.offload) o.offload = {OffloadKind::Layers, rec.offload->ngl()};
     const auto fits = [&](const Workload& w) {
         try {
-            const Recommendation r = evaluate_box(w, cards, o);
+            const Recommendation r = evaluate_box(w, cards, o, false);
             for (const Placement& p : r.placement)
                 if (p.bytes > p.usable_bytes) return false;
             return r.memory.per_gpu_bytes <= r.usable_bytes;

@@ -181,6 +181,8 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.end_object();
 }
 
+namespace {
+
 // "offload": the placement, or null.
 void write_offload(json::Writer& j, const OffloadPlan* o) {
     j.key("offload");
@@ -194,6 +196,8 @@ void write_offload(json::Writer& j, const OffloadPlan* o) {
     j.field("host_expert_layers", o->host_expert_layers);
     j.field("host_bytes", o->host_bytes).end_object();
 }
+
+}  // namespace
 
 void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t rank) {
     const Gpu& g = *r.gpu;
@@ -385,6 +389,8 @@ void write_gpu(json::Writer& j, const Gpu& g) {
     j.end_object();
 }
 
+namespace {
+
 void write_launch(json::Writer& j, const Launch* launch) {
     if (!launch) return;
     j.key("launch").begin_object();
@@ -402,6 +408,10 @@ void write_launch(json::Writer& j, const Launch* launch) {
     j.end_object();
 }
 
+}  // namespace
+
+namespace {
+
 // The start every workload document shares: schema, workload, memory.
 void document_head(json::Writer& j, const Workload& w, const MemoryEstimate& m) {
     j.begin_object();
@@ -411,6 +421,8 @@ void document_head(json::Writer& j, const Workload& w, const MemoryEstimate& m) 
     j.key("memory");
     write_memory(j, m);
 }
+
+}  // namespace
 
 std::string estimate_json(const Workload& w, const MemoryEstimate& m, const Recommendation* plan,
                           const Launch* launch, bool pretty) {

@@ -29,6 +29,7 @@ std::vector<std::string> network_choices();
 // InfiniBand, the common fabric of H100/H200-class clusters (stated in the
 // plan's reasons as an assumption).
 inline constexpr std::string_view kDefaultNetwork = "ib-ndr";
+const Network& default_network();
 
 // A plan of `count` cards of `gpu` as whole nodes of a server platform that
 // holds several of them: nodes x per_node == count.

@@ -132,8 +132,9 @@ inline constexpr std::int64_t kMaxBoxGpus = 64;
 // (llama.cpp's default --tensor-split), and give every card an equal shard
 // otherwise (tensor parallel, DDP/FSDP), bounded by the smallest and the
 // slowest card.
+// `describe` false: numbers and rule decisions only (probes: limits, fit's ladder).
 Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
-                            const RankOptions& options);
+                            const RankOptions& options, bool describe = true);
 Limits plan_limits(const Workload& base, const Recommendation& rec,
                    std::span<const Gpu* const> cards, const RankOptions& options);
 
