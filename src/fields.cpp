@@ -148,11 +148,33 @@ const std::vector<FieldSpec>& table() {
         {Field::Estimator, "--estimator", "", "estimator", FieldKind::Value, kWorkloadGroup, "NAME",
          "component (the validated model) or doc (the source document's rule, §2.1)", "component",
          Applies::Model, false, false, choices_of<kEstimators>},
+        // --- image generation, vision and video --------------------------------------
+        {Field::Resolution, "--resolution", "", "resolution", FieldKind::Value, kWorkloadGroup,
+         "WxH", "Image size in pixels, e.g. 1024x1024 (a single number is a square)",
+         "the model's default (1024 for SDXL and FLUX, 224 for ResNet)", Applies::Image},
+        {Field::CpuOffload, "--cpu-offload", "", "cpu_offload", FieldKind::Value, kWorkloadGroup,
+         "MODE",
+         "diffusers offload: model (one component on the GPU at a time) or sequential (one "
+         "layer)",
+         "none", Applies::Diffusion, false, false, choices_of<kCpuOffloads>},
+        {Field::VaeTiling, "--vae-tiling", "", "vae_tiling", FieldKind::Switch, kWorkloadGroup, "",
+         "Decode the image in tiles, one image at a time (diffusers enable_vae_tiling)", "off",
+         Applies::Diffusion},
+        {Field::Streams, "--streams", "", "streams", FieldKind::Value, kWorkloadGroup, "N",
+         "Video: concurrent streams, each decoded, run through the model and encoded",
+         "1 for --task video", Applies::Image},
+        {Field::Fps, "--fps", "", "fps", FieldKind::Value, kWorkloadGroup, "N",
+         "Video: frames per second of each stream", "30", Applies::Image},
+        {Field::Codec, "--codec", "", "codec", FieldKind::Value, kWorkloadGroup, "CODEC",
+         "Video: the codec each stream is encoded in", "av1 (the source document's video row)",
+         Applies::Image, false, false, choices_of<kCodecs>},
         // --- the job --------------------------------------------------------------
         {Field::Tokens, "--tokens", "", "tokens", FieldKind::Value, kJobGroup, "N",
          "Job size: training tokens (or tokens to generate), e.g. 2B", "", Applies::Model},
         {Field::Steps, "--steps", "", "steps", FieldKind::Value, kJobGroup, "N",
-         "Job size: optimizer steps of one micro-batch per GPU", "", Applies::Training},
+         "Job size: optimizer steps of one micro-batch per GPU; for image generation the "
+         "denoising steps per image",
+         "the pipeline's default for image generation", Applies::Model},
         {Field::Epochs, "--epochs", "", "epochs", FieldKind::Value, kJobGroup, "E",
          "Job size: passes over --dataset-tokens", "", Applies::Training},
         {Field::DatasetTokens, "--dataset-tokens", "", "dataset_tokens", FieldKind::Value,
@@ -294,6 +316,32 @@ std::string FieldSpec::usage() const {
     if (kind == FieldKind::Toggle) out += ", " + negative_flag();
     if (!value_name.empty()) out += fmt::format(" {}", value_name);
     return out;
+}
+
+bool applies_to_images(Field f) {
+    switch (f) {
+        case Field::Seq:
+        case Field::Prompt:
+        case Field::Gen:
+        case Field::KvDtype:
+        case Field::LoraRank:
+        case Field::LoraTargets:
+        case Field::Engine:
+        case Field::Estimator:
+        case Field::ChunkedLoss:
+        case Field::OptimizerInBackward:
+        case Field::DoubleQuant:
+        case Field::Tokens:
+        case Field::DatasetTokens:
+        case Field::Epochs:
+        case Field::HfConfig:
+        case Field::Gguf:
+        case Field::Safetensors:
+        case Field::ModelDir:
+            return false;
+        default:
+            return true;
+    }
 }
 
 std::span<const FieldSpec> field_specs() {

@@ -459,6 +459,11 @@ Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind
                    std::string_view what) {
     if (w.is_fixed())
         throw InputError(fmt::format("{}: a --task requirement has no model to launch", what));
+    if (w.is_image())
+        throw InputError(fmt::format(
+            "{}: the launch templates are for language-model engines; {} runs in diffusers or "
+            "PyTorch (drop --emit)",
+            what, w.model.name));
     if (kind == LaunchKind::Auto) kind = auto_kind(w, rec, what);
     const std::string_view name = kLaunchKinds.name(kind);
     if (w.trains() && inference_kind(kind))

@@ -589,8 +589,20 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
         }
         p.params_note = std::string(r.str_or("params_note", ""));
         p.source = std::string(r.str_or("source", ""));
-        p.arch = architecture_from_json(r.required("config"),
-                                        fmt::format("{} config of '{}'", source, p.id));
+        const std::string_view kind =
+            r.has("kind") ? r.one_of("kind", {"language", "diffusion", "vision"}) : "language";
+        if (kind == "language") {
+            p.arch = architecture_from_json(r.required("config"),
+                                            fmt::format("{} config of '{}'", source, p.id));
+        } else {
+            const json::Path image_path{&path, "image"};
+            p.image = image_model_from_json(r.required("image"), kImageFamilies.parse(kind, "kind"),
+                                            source, &image_path);
+            if (p.image->params == 0) p.image->params = p.published_params;
+            if (p.published_params == 0) p.published_params = p.image->params;
+            if (p.image->params == 0)
+                r.fail("params", "a vision preset states its parameter count");
+        }
         r.finish();
         std::vector<std::string> keys{p.id, p.hf_repo};
         keys.insert(keys.end(), p.aliases.begin(), p.aliases.end());

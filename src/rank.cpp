@@ -29,6 +29,7 @@ bool pp_possible(const Workload& w, std::int64_t count) {
 // llama.cpp, tensor parallel for vLLM) when the shape allows it.
 Parallel choose_strategy(const Workload& w, const Gpu& gpu, std::int64_t count, bool fits_one) {
     if (count == 1 || w.is_fixed()) return Parallel::None;
+    if (w.is_image()) return w.trains() ? Parallel::Ddp : Parallel::None;
     if (w.trains()) return fits_one ? Parallel::Ddp : Parallel::Fsdp;
     if (w.engine && w.engine->multi_gpu == MultiGpu::Layers && pp_possible(w, count))
         return Parallel::Pp;
@@ -72,7 +73,7 @@ const Engine* plan_engine(const Workload& w, const Gpu& gpu) {
 std::vector<SoftwareNeed> software_needs(const Workload& w) {
     std::vector<SoftwareNeed> needs;
     if (w.is_fixed()) return needs;
-    if (!w.trains()) {
+    if (!w.trains() && !w.is_image()) {
         if (w.engine) needs.push_back({w.engine, weight_family(w)});
         return needs;
     }
@@ -96,7 +97,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
 std::optional<std::string> compare_plans(const Recommendation& a, const Recommendation& b,
                                          std::size_t rank) {
     if (!a.fits || !b.fits) return std::nullopt;
-    const auto sa = a.performance.tokens_per_s(), sb = b.performance.tokens_per_s();
+    const auto sa = a.performance.rate(), sb = b.performance.rate();
     std::vector<std::string> parts;
     const auto pa = a.performance.usd_per_million_tokens, pb = b.performance.usd_per_million_tokens;
     if (pa && pb && *pb > 0 && *pa > 0) {
@@ -333,7 +334,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     // model to time; memory bandwidth stands in for speed, as in the source
     // document's own picks (§6).
     const double speed =
-        w.is_fixed() ? gpu.memory_bandwidth_gbps : rec.performance.tokens_per_s().value_or(0.0);
+        w.is_fixed() ? gpu.memory_bandwidth_gbps : rec.performance.rate().value_or(0.0);
     const double watts = gpu.tdp_watts.value_or(0.0) * static_cast<double>(count);
     switch (options.rank_by) {
         case RankBy::Value:
@@ -362,10 +363,22 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         std::string why = fmt::format("fits with {} headroom",
                                       format_gib(static_cast<std::uint64_t>(rec.headroom_bytes)));
         if (count > 1) why += fmt::format(" on {} GPUs ({})", count, to_string(rec.strategy));
-        const char* unit = w.is_fixed() ? "GB/s" : "tok/s";
-        if (speed > 0) why += fmt::format("; ~{:.0f} {}", speed, unit);
+        const char* unit = w.is_fixed() ? "GB/s" : w.is_image() ? "img/s" : "tok/s";
+        // Images come at a few per second or fewer: three significant digits,
+        // and the seconds per image a user waits.
+        if (speed > 0 && w.is_image())
+            why += speed >= 100
+                       ? fmt::format("; ~{:.0f} {} ({:.2g} s per image)", speed, unit,
+                                     rec.performance.seconds_per_image.value_or(1.0 / speed))
+                       : fmt::format("; ~{:.3g} {} ({:.3g} s per image)", speed, unit,
+                                     rec.performance.seconds_per_image.value_or(1.0 / speed));
+        else if (speed > 0)
+            why += fmt::format("; ~{:.0f} {}", speed, unit);
         if (options.rank_by == RankBy::Value && rec.total_usd > 0)
-            why += fmt::format(", {:.1f} {} per $1k of system", rec.score / rec.score_factor, unit);
+            why += w.is_image() ? fmt::format(", {:.3g} {} per $1k of system",
+                                              rec.score / rec.score_factor, unit)
+                                : fmt::format(", {:.1f} {} per $1k of system",
+                                              rec.score / rec.score_factor, unit);
         if (rec.score_factor != 1.0) why += fmt::format(" (x{:.2f} score rules)", rec.score_factor);
         if (!w.is_fixed() && !platform_calibrated(gpu))
             why += "; speed uncalibrated on this platform";
@@ -378,8 +391,10 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,
                                  const RankOptions& options) {
     std::vector<std::int64_t> counts;
-    if (workload.is_fixed()) {
-        counts.push_back(1);  // a task preset's requirement is for one card
+    if (workload.is_fixed() || (workload.is_image() && !workload.trains() && !options.fixed_gpus)) {
+        // A task preset's requirement is for one card; an image pipeline runs
+        // whole on one card (more cards are replicas, --gpus N).
+        counts.push_back(1);
     } else if (options.fixed_gpus) {
         counts.push_back(*options.fixed_gpus);
     } else {
@@ -693,10 +708,12 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
     return rec;
 }
 
-Limits plan_limits(const Workload& base, const Recommendation& rec,
-                   std::span<const Gpu* const> cards, const RankOptions& options) {
+std::optional<Limits> plan_limits(const Workload& base, const Recommendation& rec,
+                                  std::span<const Gpu* const> cards, const RankOptions& options) {
     Limits out;
     if (base.is_fixed()) return out;
+    if (!base.is_language())
+        return std::nullopt;  // context and batch limits are a language model's
     RankOptions o = options;
     o.describe_top = 0;
     o.parallel = rec.count > 1 ? std::optional<Parallel>(rec.strategy) : std::nullopt;

@@ -32,8 +32,53 @@ void string_views(json::Writer& w, std::string_view key, std::span<const std::st
 
 }  // namespace
 
+namespace {
+
+// An image generation or vision workload: the model, its family and the
+// picture's settings instead of a language model's shape and tokens.
+void write_image_workload(json::Writer& j, const Workload& w) {
+    const ImageSettings& s = w.image;
+    const bool diffusion = w.is_diffusion();
+    j.begin_object();
+    j.field("model", w.model.name);
+    j.field("model_origin", to_string(w.model.origin));
+    j.field("family", kImageFamilies.name(w.model.image->family));
+    j.field("params", w.model.params);
+    j.field("method", to_string(w.method));
+    j.field("precision", to_string(w.precision));
+    j.field("quant", w.quant.text());
+    j.field("batch", w.batch);
+    j.field("width", s.width);
+    j.field("height", s.height);
+    j.field("steps", diffusion ? std::optional<std::int64_t>(s.steps) : std::nullopt);
+    j.field("cpu_offload", kCpuOffloads.name(s.offload));
+    j.field("vae_tiling", s.vae_tiling);
+    j.field("streams", s.streams);
+    j.field("fps", s.streams > 0 ? std::optional<double>(s.fps) : std::nullopt);
+    j.key("codec");
+    if (s.streams > 0)
+        j.value(kCodecs.name(s.codec));
+    else
+        j.null();
+    j.field("mixed_precision", to_string(w.mixed));
+    j.field("optimizer",
+            w.trains() ? std::optional<std::string_view>(to_string(w.optimizer)) : std::nullopt);
+    j.field("flash_attn", w.flash_attn);
+    j.field("gpus", w.gpus);
+    j.field("parallel", to_string(w.parallel));
+    strings(j, "assumed", w.assumed);
+    strings(j, "warnings", w.warnings);
+    j.end_object();
+}
+
+}  // namespace
+
 void write_workload(json::Writer& j, const Workload& w) {
     const Architecture& a = w.model.arch;
+    if (w.is_image()) {
+        write_image_workload(j, w);
+        return;
+    }
     j.begin_object();
     if (w.is_fixed()) {
         j.field("task", w.model.name);
@@ -155,6 +200,10 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("mfu",
             p.mfu ? std::optional<double>(std::round(*p.mfu * 1000.0) / 1000.0) : std::nullopt);
     j.field("gpu_hours", rounded_rate(p.gpu_hours));
+    j.field("images_per_s", rounded_rate(p.images_per_s));
+    j.field("seconds_per_image", rounded_rate(p.seconds_per_image));
+    j.field("denoise_step_seconds", rounded_rate(p.denoise_step_seconds));
+    j.field("streams_max", rounded_rate(p.streams_max));
     // Each rate's [low, high] from its phase's band; null when either is absent.
     const auto range = [&](std::string_view key, const std::optional<double>& v,
                            const std::optional<std::pair<double, double>>& band, bool inverse) {
@@ -173,6 +222,7 @@ void write_performance(json::Writer& j, const Performance& p) {
     range("prefill_tokens_per_s", p.prefill_tokens_per_s, p.prefill_band, false);
     range("train_tokens_per_s", p.train_tokens_per_s, p.train_band, false);
     range("step_seconds", p.step_seconds, p.train_band, true);
+    range("images_per_s", p.images_per_s, p.images_band, false);
     j.end_object();
     if (p.cost_basis == CostBasis::None)
         j.key("cost_basis").null();
@@ -550,10 +600,12 @@ std::string models_json(const std::vector<ModelPreset>& presets) {
     j.begin_object().field("schema", kSchemaVersion).key("models").begin_array();
     for (const auto& p : presets) {
         const ParamCounts c = count_params(p.arch);
+        const std::uint64_t total = p.image ? p.image->params : c.total();
         j.begin_object();
         j.field("id", p.id).field("name", p.name).field("hf_repo", p.hf_repo);
-        j.field("params", c.total())
-            .field("active_params", c.active())
+        j.field("kind", p.image ? kImageFamilies.name(p.image->family) : "language");
+        j.field("params", total)
+            .field("active_params", p.image ? total : c.active())
             .field("published_params", p.published_params);
         j.field("source", p.source);
         j.end_object();

@@ -101,7 +101,7 @@ std::string bars_legend(Bars bars) {
 Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,
                             std::size_t top, const Style& style) {
     const bool job = !recs.empty() && recs.front().performance.job_cost_usd.has_value();
-    const bool serving = !w.trains() && !w.is_fixed();
+    const bool serving = !w.trains() && w.is_language();
     Table t;
     t.columns = {{"#", true, 0},
                  {"GPU", false, 0},
@@ -111,7 +111,10 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
                  {"Memory", true, 3},
                  {"Headroom", true, 2},
                  {"Bandwidth", true, 5},
-                 {w.trains() ? "Train tok/s" : "tok/s", true, 1},
+                 {w.is_image() ? (w.trains() ? "Train img/s" : "img/s")
+                  : w.trains() ? "Train tok/s"
+                               : "tok/s",
+                  true, 1},
                  {"Price", true, 4},
                  {"System", true, 4}};
     if (serving) t.columns.push_back({"Engine", false, 6});
@@ -134,7 +137,7 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
             fmt::format("{:.1f} GiB",
                         static_cast<double>(r.headroom_bytes) / static_cast<double>(kGiB)),
             fmt::format("{:.0f} GB/s", g.memory_bandwidth_gbps),
-            format_rate(r.performance.tokens_per_s()),
+            format_rate(r.performance.rate()),
             r.price_usd > 0 ? fmt::format("${:.0f}", r.price_usd) : "-",
             r.total_usd > 0 ? fmt::format("${:.0f}", r.total_usd) : "-"};
         if (serving) row.emplace_back(r.engine ? std::string(r.engine->id) : "-");
@@ -183,6 +186,10 @@ Table performance_table(const Performance& p) {
     add("prefill", p.prefill_tokens_per_s, " tok/s");
     add("time to first token", p.time_to_first_token_s, " s");
     add("training", p.train_tokens_per_s, " tok/s");
+    add("images", p.images_per_s, " img/s");
+    add("per image", p.seconds_per_image, " s");
+    add("denoising step", p.denoise_step_seconds, " s");
+    add("streams", p.streams_max, " at the frame rate");
     add("step", p.step_seconds, " s");
     if (p.micro_step_seconds && p.step_seconds && *p.micro_step_seconds < *p.step_seconds * 0.999)
         add("micro-step", p.micro_step_seconds, " s");
@@ -275,6 +282,18 @@ Table models_table(const std::vector<ModelPreset>& presets) {
                  {"Active", true, 1},
                  {"Shape", false, 2}};
     for (const auto& p : presets) {
+        if (p.image) {
+            const ImageModel& m = *p.image;
+            const std::string shape = m.diffusion
+                                          ? fmt::format("{} {} + text encoders + VAE, {} px",
+                                                        kDenoiserKinds.name(m.diffusion->denoiser),
+                                                        format_count(m.diffusion->denoiser_params),
+                                                        m.diffusion->default_resolution)
+                                          : fmt::format("vision, {:g} GMACs at {} px",
+                                                        m.vision->gmacs, m.vision->ref_resolution);
+            t.rows.push_back({p.id, p.name, format_count(m.params), format_count(m.params), shape});
+            continue;
+        }
         const ParamCounts c = count_params(p.arch);
         t.rows.push_back({p.id, p.name, format_count(c.total()), format_count(c.active()),
                           fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(),
@@ -295,9 +314,56 @@ Table rules_table() {
     return t;
 }
 
+namespace {
+
+// The image or vision model and its settings, for the Workload section.
+std::string image_workload_text(const Workload& w) {
+    const ImageModel& im = *w.model.image;
+    const ImageSettings& s = w.image;
+    std::string out =
+        fmt::format("  model      {} ({} parameters, {})\n", sanitize(w.model.name, 120),
+                    format_count(w.model.params), kImageFamilies.name(im.family));
+    if (im.diffusion) {
+        const DiffusionModel& d = *im.diffusion;
+        std::string encoders;
+        for (const TextEncoder& t : d.text_encoders)
+            encoders += fmt::format("{}{} {}", encoders.empty() ? "" : " + ", t.name,
+                                    format_count(t.params));
+        out += fmt::format("  pipeline   {} {}{}, text {}, VAE {}\n",
+                           kDenoiserKinds.name(d.denoiser), format_count(d.denoiser_params),
+                           w.quant.none() ? "" : fmt::format(" in {}", w.quant.text()),
+                           encoders.empty() ? "none" : encoders, format_count(d.vae_params));
+        out += fmt::format("  image      {}x{}, batch {}, {} steps{}, offload {}{}, compute {}\n",
+                           s.width, s.height, w.batch, s.steps,
+                           d.cfg ? " with guidance (2 x batch)" : "", kCpuOffloads.name(s.offload),
+                           s.vae_tiling ? ", VAE tiling" : "", to_string(w.precision));
+    } else {
+        out += fmt::format("  {}  {}x{}, batch {}, compute {}{}\n",
+                           w.trains() ? "training " : "inference", s.width, s.height, w.batch,
+                           to_string(w.precision),
+                           w.trains() ? fmt::format(", optimizer {}, mixed precision {}",
+                                                    to_string(w.optimizer), to_string(w.mixed))
+                                      : std::string());
+    }
+    if (s.streams > 0)
+        out += fmt::format("  video      {} streams at {:g} fps, {} encode\n", s.streams, s.fps,
+                           kCodecs.name(s.codec));
+    if (w.gpus > 1)
+        out += fmt::format("  gpus       {} ({})\n", w.gpus,
+                           w.trains() ? "ddp" : "one replica per GPU");
+    for (std::size_t i = 0; i < w.assumed.size(); ++i)
+        out += fmt::format("  {}{}\n", i == 0 ? "assumed    " : "           ", w.assumed[i]);
+    for (const auto& warning : w.warnings)
+        out += fmt::format("  warning    {}\n", sanitize(warning));
+    return out;
+}
+
+}  // namespace
+
 std::string workload_text(const Workload& w) {
     const Architecture& a = w.model.arch;
     std::string out;
+    if (w.is_image()) return image_workload_text(w);
     if (w.is_fixed()) {
         out += fmt::format("  task       {}\n", sanitize(w.model.name, 120));
         for (const auto& x : w.assumed) out += fmt::format("  assumed    {}\n", x);
@@ -456,12 +522,11 @@ std::string document_pick_text(const DocumentPick& pick, const std::vector<Recom
                            p.reasons.empty() ? "fits" : sanitize(p.reasons.front()),
                            best.count > 1 ? fmt::format("{} x ", best.count) : "",
                            sanitize(best.gpu->id));
-        if (best.performance.tokens_per_s() && p.performance.tokens_per_s() && best.total_usd > 0 &&
+        if (best.performance.rate() && p.performance.rate() && best.total_usd > 0 &&
             p.total_usd > 0)
-            out += fmt::format(
-                "{}#1 gives {:.0f} % of its speed at {:.0f} % of its system price\n", bullet,
-                100.0 * *best.performance.tokens_per_s() / *p.performance.tokens_per_s(),
-                100.0 * best.total_usd / p.total_usd);
+            out += fmt::format("{}#1 gives {:.0f} % of its speed at {:.0f} % of its system price\n",
+                               bullet, 100.0 * *best.performance.rate() / *p.performance.rate(),
+                               100.0 * best.total_usd / p.total_usd);
     }
     return out;
 }

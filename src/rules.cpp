@@ -170,11 +170,61 @@ std::vector<Rule> make_registry() {
                              c.task->id);
                      });
                  }});
-    r.push_back({"feature-av1", RuleKind::Reject, "the video task needs hardware AV1 encode",
+    r.push_back({"feature-av1", RuleKind::Reject,
+                 "video encoded in AV1 (the document's video row) needs hardware AV1 encode",
                  [](const PlanContext& c, const RuleData&) -> Hit {
-                     if (!c.task || !c.task->needs_av1 || c.gpu.av1_encode.value_or(false))
+                     const bool av1 =
+                         (c.task && c.task->needs_av1) ||
+                         (c.workload.image.streams > 0 && c.workload.image.codec == Codec::Av1);
+                     if (!av1 || c.gpu.av1_encode.value_or(false)) return std::nullopt;
+                     return fire(c, [&] {
+                         return std::string(c.gpu.av1_encode ? "no hardware AV1 encoder"
+                                                             : "hardware AV1 encode not known "
+                                                               "for this card");
+                     });
+                 }});
+    r.push_back({"video-encoder", RuleKind::Reject,
+                 "H.264 and HEVC video need a hardware encoder (NVENC on NVIDIA cards)",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     if (c.workload.image.streams == 0 || c.workload.image.codec == Codec::Av1 ||
+                         c.gpu.nvenc.value_or(1) > 0)
                          return std::nullopt;
-                     return fire(c, [] { return std::string("no hardware AV1 encoder"); });
+                     return fire(c, [&] {
+                         return fmt::format("no NVENC engine on this card for {} encode",
+                                            kCodecs.name(c.workload.image.codec));
+                     });
+                 }});
+    r.push_back({"video-sessions", RuleKind::Reject,
+                 "GeForce drivers limit concurrent NVENC encode sessions",
+                 [](const PlanContext& c, const RuleData& d) -> Hit {
+                     const double limit = d.get("geforce_sessions");
+                     const std::int64_t streams = c.workload.image.streams;
+                     if (streams == 0 || c.gpu.vendor != Vendor::Nvidia ||
+                         c.gpu.segment != Segment::Consumer ||
+                         static_cast<double>(streams) <=
+                             limit * static_cast<double>(c.workload.gpus))
+                         return std::nullopt;
+                     return fire(c, [&] {
+                         return fmt::format(
+                             "{} streams exceed the {:g} encode sessions a GeForce driver allows "
+                             "per card",
+                             streams, limit);
+                     });
+                 }});
+    r.push_back({"video-throughput", RuleKind::Reject,
+                 "the model must keep up with every stream's frame rate",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     const ImageSettings& s = c.workload.image;
+                     if (s.streams == 0 || !c.performance.streams_max ||
+                         *c.performance.streams_max >= static_cast<double>(s.streams))
+                         return std::nullopt;
+                     return fire(c, [&] {
+                         return fmt::format(
+                             "the model runs {:.0f} frames/s here, {} streams at {:g} fps need "
+                             "{:.0f}",
+                             *c.performance.images_per_s, s.streams, s.fps,
+                             static_cast<double>(s.streams) * s.fps);
+                     });
                  }});
     r.push_back({"budget", RuleKind::Reject, "the plan's purchase price must be within --budget",
                  [](const PlanContext& c, const RuleData&) -> Hit {

@@ -14,12 +14,13 @@
 
 namespace gpuadvise {
 
-enum class BandQuantity : std::uint8_t { Memory, Decode, Prefill, Train };
+enum class BandQuantity : std::uint8_t { Memory, Decode, Prefill, Train, Images };
 inline constexpr auto kBandQuantities =
     make_enum_table<BandQuantity>({{BandQuantity::Memory, "memory"},
                                    {BandQuantity::Decode, "decode"},
                                    {BandQuantity::Prefill, "prefill"},
-                                   {BandQuantity::Train, "train"}});
+                                   {BandQuantity::Train, "train"},
+                                   {BandQuantity::Images, "images"}});
 
 struct ErrorBand {
     BandQuantity quantity = BandQuantity::Memory;

@@ -48,6 +48,13 @@ enum class Field : std::uint8_t {
     Parallel,
     Engine,
     Estimator,
+    // image generation, vision and video
+    Resolution,
+    CpuOffload,
+    VaeTiling,
+    Streams,
+    Fps,
+    Codec,
     // the job: time and cost
     Tokens,
     Steps,
@@ -125,6 +132,8 @@ enum class Applies : std::uint8_t {
     Training,   // --method full, lora or qlora
     Inference,  // --method inference
     Lora,       // --method lora or qlora
+    Image,      // an image generation or vision model (data/models.json "kind")
+    Diffusion,  // an image generation (diffusion) model
 };
 
 struct FieldSpec {
@@ -154,6 +163,9 @@ struct FieldSpec {
 };
 
 std::span<const FieldSpec> field_specs();
+// Whether a workload field means something for an image or vision model
+// (the language-model fields such as --seq, --engine or --lora-rank do not).
+bool applies_to_images(Field f);
 const FieldSpec& spec(Field f);
 // The field whose batch/config key is `key`; nullptr when none.
 const FieldSpec* find_field_by_key(std::string_view key);

@@ -24,6 +24,8 @@ namespace gpuadvise {
 struct Components {
     double weights = 0, adapters = 0, gradients = 0, optimizer = 0, activations = 0, logits = 0,
            kv_cache = 0, workspace = 0, requirement = 0, runtime = 0;
+    // Image generation pipelines: `weights` is the denoiser (UNet or DiT).
+    double text_encoders = 0, vae = 0;
 };
 
 // The components in JSON and table order, each with its JSON key.
@@ -32,8 +34,10 @@ struct ComponentName {
     std::string_view key;    // "weights_bytes"
     std::string_view label;  // "weights"
 };
-inline constexpr std::array<ComponentName, 10> kComponentNames{{
+inline constexpr std::array<ComponentName, 12> kComponentNames{{
     {&Components::weights, "weights_bytes", "weights"},
+    {&Components::text_encoders, "text_encoders_bytes", "text encoders"},
+    {&Components::vae, "vae_bytes", "vae"},
     {&Components::adapters, "adapters_bytes", "adapters"},
     {&Components::gradients, "gradients_bytes", "gradients"},
     {&Components::optimizer, "optimizer_bytes", "optimizer"},

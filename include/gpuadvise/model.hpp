@@ -4,9 +4,12 @@
 // config.json (or a preset, which stores the same keys), or is inferred from
 // a bare parameter count by a rule fitted to Llama-style families.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "gpuadvise/image.hpp"
 
 namespace gpuadvise {
 
@@ -116,6 +119,9 @@ struct ModelPreset {
     std::string params_note;
     std::string source;
     Architecture arch;
+    // Image generation and vision presets ("kind": "diffusion" or "vision")
+    // carry their pipeline instead of a language model's config.
+    std::optional<ImageModel> image;
 };
 
 std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::string_view source);

@@ -76,8 +76,18 @@ struct Performance {
     // measured / estimate at p10 and p90 of the phase's validation rows
     // (data/error_bands.json), for the range of each rate.
     std::optional<std::pair<double, double>> decode_band, prefill_band, train_band;
+    // Image and vision workloads: images (or video frames) per second over
+    // the plan's GPUs, one GPU's seconds per image at the batch, one step of
+    // the denoiser at the batch, and for video the streams the compute holds.
+    std::optional<double> images_per_s;
+    std::optional<double> seconds_per_image;
+    std::optional<double> denoise_step_seconds;
+    std::optional<double> streams_max;
+    std::optional<std::pair<double, double>> images_band;
     // The headline rate used for ranking: decode tokens/s or training tokens/s.
     std::optional<double> tokens_per_s() const;
+    // What ranking compares: images/s for image workloads, else tokens/s.
+    std::optional<double> rate() const { return images_per_s ? images_per_s : tokens_per_s(); }
 };
 
 // Share of the CUDA-calibrated efficiency a software platform reaches: Metal
@@ -86,6 +96,9 @@ struct Performance {
 double platform_efficiency(const Gpu& gpu);
 bool platform_calibrated(const Gpu& gpu);
 
+// Dense tensor throughput at a compute precision, in TFLOPS (TF32 for fp32
+// where the card has it).
+std::optional<double> precision_tflops(const Gpu& gpu, Precision precision);
 // Dense tensor throughput at the workload's compute precision, in TFLOPS.
 std::optional<double> compute_tflops(const Gpu& gpu, const Workload& workload);
 

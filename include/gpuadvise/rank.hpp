@@ -135,8 +135,8 @@ inline constexpr std::int64_t kMaxBoxGpus = 64;
 // `describe` false: numbers and rule decisions only (probes: limits, fit's ladder).
 Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
                             const RankOptions& options, bool describe = true);
-Limits plan_limits(const Workload& base, const Recommendation& rec,
-                   std::span<const Gpu* const> cards, const RankOptions& options);
+std::optional<Limits> plan_limits(const Workload& base, const Recommendation& rec,
+                                  std::span<const Gpu* const> cards, const RankOptions& options);
 
 // "rtx-3090 + rtx-3060-12gb" or "2 x rtx-3090".
 std::string plan_label(const Recommendation& rec);

@@ -13,6 +13,7 @@
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/enum_table.hpp"
 #include "gpuadvise/fields.hpp"
+#include "gpuadvise/image.hpp"
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/task.hpp"
@@ -149,6 +150,19 @@ struct Model {
     std::uint64_t active_params = 0;            // per token (differs for MoE)
     std::optional<std::uint64_t> weight_bytes;  // exact, from a model file
     std::string file_quantization;
+    const ImageModel* image = nullptr;  // an image generation or vision preset
+};
+
+// What an image or vision workload adds: the picture's size, the denoising
+// steps, diffusers' offload and VAE tiling, and for video the streams.
+struct ImageSettings {
+    std::int64_t width = 0, height = 0;
+    std::int64_t steps = 0;  // denoising steps per image (diffusion)
+    CpuOffload offload = CpuOffload::None;
+    bool vae_tiling = false;
+    std::int64_t streams = 0;  // video: concurrent streams (0: not a video workload)
+    double fps = 0;            // video: frames per second of each stream
+    Codec codec = Codec::Av1;  // video: the codec the output is encoded in
 };
 
 struct Workload {
@@ -180,6 +194,7 @@ struct Workload {
     // such as the document's SDXL row): the requirement is this many bytes.
     std::optional<std::uint64_t> fixed_bytes;
     const TaskPreset* task = nullptr;
+    ImageSettings image;  // image and vision workloads only
     // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
     std::vector<std::string> assumed;
     // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").
@@ -187,6 +202,10 @@ struct Workload {
 
     bool trains() const { return !fixed_bytes && is_training(method); }
     bool is_fixed() const { return fixed_bytes.has_value(); }
+    bool is_image() const { return model.image != nullptr; }
+    bool is_diffusion() const { return model.image && model.image->diffusion; }
+    // A language model, modelled (not a task floor, not an image model).
+    bool is_language() const { return !is_fixed() && !is_image(); }
     bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }
     bool targets(LoraTarget t) const;
 };

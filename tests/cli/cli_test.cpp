@@ -154,7 +154,8 @@ TEST_CASE("a user catalog replaces the embedded one and a merge extends it") {
 TEST_CASE("task presets rank with the document's constraints and carry a build sheet") {
     const auto video =
         nlohmann::json::parse(gpuadvise({"--task", "video", "--json", "--top", "3"}).out);
-    CHECK(video["workload"]["task"] == "video");
+    CHECK(video["workload"]["model"] == "resnet50");
+    CHECK(video["workload"]["codec"] == "av1");
     REQUIRE(video["recommendations"].size() == 3);
     for (const auto& r : video["recommendations"]) {
         CHECK(r["fits"] == true);
@@ -166,9 +167,9 @@ TEST_CASE("task presets rank with the document's constraints and carry a build s
     CHECK_THAT(full.out, Catch::Contains("Build sheet for #1"));
     CHECK(gpuadvise({"check", "--task", "video", "--gpu", "a100-80gb-sxm"}).exit_code == 1);
     CHECK(gpuadvise({"check", "--task", "video", "--gpu", "flex-170"}).exit_code == 0);
-    const auto bad = gpuadvise({"--task", "sdxl", "--model", "8B"});
+    const auto bad = gpuadvise({"--task", "sdxl", "--seq", "100"});
     CHECK(bad.exit_code == 2);
-    CHECK_THAT(bad.err, Catch::Contains("not a language-model workload"));
+    CHECK_THAT(bad.err, Catch::Contains("--seq applies to language models"));
 }
 
 TEST_CASE("every command speaks table, json, csv and markdown") {

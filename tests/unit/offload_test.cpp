@@ -152,7 +152,7 @@ TEST_CASE("limits: the largest context fits and one more token does not") {
     g.pcie_lanes = 16;
     const Gpu* box[] = {&g};
     const Recommendation rec = evaluate_box(w, box, {});
-    const Limits l = plan_limits(w, rec, box, {});
+    const Limits l = plan_limits(w, rec, box, {}).value();
     REQUIRE(l.max_context_tokens > w.gen);
     REQUIRE(l.max_context_tokens < w.model.arch.max_position);
     const auto need = [&](std::int64_t ctx) {

@@ -74,9 +74,14 @@ using gpuadvise::kGiB;
 }
 TEST_CASE("memory bars fill the cells by component and mark a need over the card") {
     MemoryEstimate m;
-    m.bytes[0] = 4 * kGiB;  // weights
-    m.bytes[6] = 2 * kGiB;  // kv cache
-    m.bytes[9] = 2 * kGiB;  // runtime
+    const auto at = [](double gpuadvise::Components::*member) {
+        for (std::size_t i = 0; i < gpuadvise::kComponentNames.size(); ++i)
+            if (gpuadvise::kComponentNames[i].member == member) return i;
+        return std::size_t{0};
+    };
+    m.bytes[at(&gpuadvise::Components::weights)] = 4 * kGiB;
+    m.bytes[at(&gpuadvise::Components::kv_cache)] = 2 * kGiB;
+    m.bytes[at(&gpuadvise::Components::runtime)] = 2 * kGiB;
     m.per_gpu_bytes = 8 * kGiB;
     CHECK(memory_bar(m, 20 * kGiB, Bars::Ascii) == "##=+......");
     CHECK(memory_bar(m, 16 * kGiB, Bars::None).empty());

@@ -145,6 +145,39 @@ std::map<std::string, Pair> cases() {
                             c.task = &kBig;
                             return c;
                         }};
+    // Video: resnet50 on 12 streams at 30 fps, encoded in HEVC or AV1.
+    const auto video = [](const char* streams, const char* codec) {
+        return test::workload(
+            {{Field::Model, "resnet50"}, {Field::Streams, streams}, {Field::Codec, codec}},
+            embedded::model_presets());
+    };
+    m["video-encoder"] = {[&] {
+                              Case c{video("2", "hevc")};
+                              c.gpu.nvenc = 0;  // an A100: no NVENC
+                              return c;
+                          },
+                          [&] {
+                              Case c{video("2", "hevc")};
+                              c.gpu.nvenc = 1;
+                              return c;
+                          }};
+    m["video-sessions"] = {[&] {
+                               Case c{video("12", "hevc")};
+                               c.gpu.vendor = Vendor::Nvidia;
+                               c.gpu.segment = Segment::Consumer;
+                               return c;
+                           },
+                           [&] {
+                               Case c{video("12", "hevc")};
+                               c.gpu.vendor = Vendor::Nvidia;
+                               c.gpu.segment = Segment::Datacenter;
+                               return c;
+                           }};
+    m["video-throughput"] = {[&] {
+                                 Case c{video("5000", "hevc")};  // 150,000 frames/s
+                                 return c;
+                             },
+                             [&] { return Case{video("2", "hevc")}; }};
     m["budget"] = {[&] {
                        Case c{small()};
                        c.budget = 500;

@@ -60,17 +60,23 @@ TEST_CASE("contradictory or meaningless combinations are errors that say how to 
                       Catch::Contains("give only one"));
 }
 
-TEST_CASE("a task without a model takes no workload field at all") {
-    // Every workload field of the table is refused for the SDXL row, by name.
+TEST_CASE("an image model refuses every language-model field by name") {
+    // The SDXL row of the document's table is an image generation model now:
+    // the table's language-model fields are refused, by name.
+    const auto& presets = embedded::model_presets();
+    int refused = 0;
     for (const FieldSpec& s : field_specs()) {
-        if (s.field == Field::Task || (s.group & (kModelGroup | kWorkloadGroup | kJobGroup)) == 0)
-            continue;
+        if (applies_to_images(s.field) || (s.group & (kWorkloadGroup | kJobGroup)) == 0) continue;
         INFO(s.flag);
         Request r = test::request({{Field::Task, "sdxl"}});
         r.set(s.field, s.kind == FieldKind::Value ? "1" : "true", std::string(s.flag));
-        CHECK_THROWS_WITH(resolve_workload(r, {}, {}), Catch::Contains(std::string(s.flag)));
+        CHECK_THROWS_WITH(resolve_workload(r, {}, presets), Catch::Contains(std::string(s.flag)));
+        ++refused;
     }
-    CHECK_NOTHROW(test::workload({{Field::Task, "sdxl"}}));
+    CHECK(refused >= 10);
+    const Workload w = resolve_workload(test::request({{Field::Task, "sdxl"}}), {}, presets);
+    CHECK(w.is_diffusion());
+    CHECK(w.image.width == 1024);
 }
 
 TEST_CASE("fields for another kind of workload are refused with the fix") {
