@@ -169,6 +169,13 @@ Replay replay_request(const Row& r, const Json& models_json,
         q.set(Field::Seq, r.at("seq_len"));
         if (r.at("notes").find("CEWithChunkedOutputLoss") != std::string::npos)
             q.set(Field::ChunkedLoss, "true");
+        // The shape regime as the row's notes state it: packed datasets and
+        // fixed-size dummy batches have one shape; "padded to the longest
+        // sample" and unstated collators keep the default (variable length).
+        const std::string& notes = r.at("notes");
+        if (notes.find("packed") != std::string::npos ||
+            notes.find("dummy data") != std::string::npos)
+            q.set(Field::Packing, "true");
     } else {
         const std::string prompt = r.at("prompt_len"), gen = r.at("gen_len"), seq = r.at("seq_len");
         if (!prompt.empty() && prompt != "0") {
@@ -703,13 +710,18 @@ int main(int argc, char** argv) {
         doc_w.estimator = Estimator::Doc;
         const MemoryEstimate m = estimate_memory(w);
         const MemoryEstimate d = estimate_memory_doc(doc_w);
-        const bool nvml = r.at("metric") == "nvml_total";
+        // Each metric against the number that means the same thing.
+        const std::string metric = r.at("metric");
+        const double estimate_bytes =
+            static_cast<double>(metric == "nvml_total"     ? m.per_gpu_bytes
+                                : metric == "max_reserved" ? m.reserved_bytes
+                                                           : m.allocated_bytes);
         const double scale = r.at("scope") == "total_all_gpus" ? static_cast<double>(w.gpus) : 1.0;
         Sample s;
         s.id = r.at("id");
         s.method = w.method == Method::Inference ? "inference" : to_string(w.method);
         s.measured = std::stod(r.at("measured_bytes"));
-        s.component = static_cast<double>(nvml ? m.per_gpu_bytes : m.allocated_bytes) * scale;
+        s.component = estimate_bytes * scale;
         s.doc = static_cast<double>(d.per_gpu_bytes) * scale;
         const bool shards = w.parallel != Parallel::None && w.parallel != Parallel::Ddp &&
                             w.parallel != Parallel::Zero2;
@@ -717,8 +729,9 @@ int main(int argc, char** argv) {
                          weight_bytes_per_param(w.quant, w.precision, w.double_quant) /
                          (shards ? static_cast<double>(w.gpus) : 1.0) * scale;
         s.inputs = fmt::format(
-            "{} {} {} b{} s{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
-            w.batch, w.seq, w.trains() && w.grad_ckpt ? " ckpt" : "",
+            "{} {} {} b{} s{}{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
+            w.batch, w.seq, w.trains() && w.packing ? " packed" : "",
+            w.trains() && w.grad_ckpt ? " ckpt" : "",
             w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "", w.gpus,
             to_string(w.parallel), r.at("metric"));
         samples.push_back(s);
@@ -730,8 +743,9 @@ int main(int argc, char** argv) {
         << "`bench/data/memory_visible.csv` (measured peaks from public sources; see "
            "bench/data/README.md).\n"
         << "Each row is replayed through the same path as the CLI. The estimate compared is "
-        << "`allocated_bytes` for rows measured as max_allocated / max_reserved / unknown, and "
-        << "`per_gpu_bytes` for nvml_total rows; totals over all GPUs are compared as totals. "
+        << "`allocated_bytes` for rows measured as max_allocated / unknown, `reserved_bytes` for "
+        << "max_reserved rows and `per_gpu_bytes` for nvml_total rows; totals over all GPUs are "
+           "compared as totals. "
         << "Error = (estimate - measured) / measured; APE = |error|.\n\n";
     std::cout << fmt::format("Rows: {} replayed, {} skipped (listed below with the reason).\n\n",
                              samples.size(), skipped.size());

@@ -131,6 +131,10 @@ const std::vector<FieldSpec>& table() {
          "Cross-entropy over chunks of the logits (torchtune CEWithChunkedOutputLoss): ~8 bytes "
          "less per logit",
          "off", Applies::Training},
+        {Field::Packing, "--packing", "", "packing", FieldKind::Toggle, kWorkloadGroup, "",
+         "Fixed-shape batches (packed, or padded to one fixed length); off: each batch is padded "
+         "to its longest sample, and the allocator keeps blocks of earlier shapes",
+         "off (Hugging Face collators pad each batch to its longest sample)", Applies::Training},
         {Field::LoraRank, "--lora-rank", "", "lora_rank", FieldKind::Value, kWorkloadGroup, "R",
          "LoRA rank", "64 (document §4)", Applies::Lora},
         {Field::LoraTargets, "--lora-targets", "", "lora_targets", FieldKind::Value, kWorkloadGroup,

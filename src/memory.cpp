@@ -16,10 +16,28 @@ namespace {
 // PyTorch's kernels and cuBLAS/cuDNN handles measures 0.3-1.3 GiB depending on
 // driver, library set and lazy loading (1343 MiB on the V100 rows of
 // Hugging Face's model_memory_anatomy; ~0.5 GiB with CUDA 12 lazy loading);
-// we take 0.75 GiB. The caching allocator reserves more than it hands out;
-// 8 % of the allocated peak is a typical reserved/allocated gap.
+// we take 0.75 GiB.
 constexpr double kCudaContextBytes = 0.75 * static_cast<double>(kGiB);
+// Inference on a PyTorch-allocator engine: the pool beyond the allocated peak
+// is taken as 8 % of it (assumed: a typical reserved/allocated gap; vLLM's
+// up-front reservation is sized by --gpu-memory-utilization, not modelled here).
 constexpr double kAllocatorReserve = 0.08;
+// Training: the tensors a step frees and allocates again (activations, logits,
+// autocast's weight copies) come back in other sizes within the step (saved
+// activations are freed while gradients are allocated), and the caching
+// allocator serves a request from a larger cached block by splitting it
+// (c10/cuda/CUDACachingAllocator.cpp: blocks over 1 MiB are split, the rest of
+// a split block serves only smaller requests). A quarter of those per-step
+// tensors left as split-off remainders is assumed; it puts fixed-shape runs at
+// 1.1-1.25 x allocated, the span reported for packed runs.
+constexpr double kSplitRemainder = 0.25;
+// Batches of changing shape: the share of one step's logits-sized blocks that
+// later, longer batches cannot reuse. The allocator hands a cached block to
+// any smaller request by splitting it, so the smaller tensors of later steps
+// (activations, gradients) take part of them back; half is assumed stranded,
+// which reproduces the 1.4-1.5 x reserved/allocated reported for padded
+// variable-length runs at long sequences (assumed, not fitted to a row).
+constexpr double kStrandedLogits = 0.5;
 
 double dtype_bytes(Precision p) {
     return p == Precision::Fp32 ? 4.0 : 2.0;
@@ -326,6 +344,23 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
     return 1.0;
 }
 
+// What the caching allocator holds beyond the allocated peak (torch
+// max_memory_reserved - max_memory_allocated).
+double allocator_pool(const Workload& w, const Components& c, double allocated) {
+    // llama.cpp allocates exact ggml buffers: no caching allocator.
+    if (!w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp) return 0.0;
+    if (!w.trains()) return kAllocatorReserve * allocated;
+    const double per_step = c.activations + c.logits + c.workspace;
+    double pool = kSplitRemainder * per_step;
+    // Batches padded to their own longest sample change shape every step. A
+    // longer batch than any before cannot reuse the cached blocks of the
+    // shorter ones' logits (the largest tensors of a step, one block each), so
+    // it takes new segments and the old blocks stay cached. Packed or
+    // fixed-length batches reuse their blocks.
+    if (!w.packing) pool += kStrandedLogits * c.logits;
+    return pool;
+}
+
 std::uint64_t checked_bytes(double v, const Workload& w) {
     if (!(v <= kMaxEstimateBytes))
         throw InputError(fmt::format(
@@ -346,6 +381,7 @@ MemoryEstimate finish(const Workload& w, const Components& c, double trainable,
         if (kComponentNames[i].member != &Components::runtime) allocated += e.bytes[i];
     }
     e.allocated_bytes = allocated;
+    e.reserved_bytes = allocated + std::min(checked_bytes(c.pool, w), e.get(&Components::runtime));
     e.per_gpu_bytes = allocated + e.get(&Components::runtime);
     e.total_bytes = static_cast<std::uint64_t>(
         checked_bytes(static_cast<double>(e.per_gpu_bytes) * static_cast<double>(w.gpus), w));
@@ -389,9 +425,8 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
-    // llama.cpp allocates exact ggml buffers: no caching-allocator slack.
-    const bool ggml = w.engine && w.engine->memory == MemoryPolicy::LlamaCpp && !w.trains();
-    c.runtime = kCudaContextBytes + (ggml ? 0.0 : kAllocatorReserve * allocated);
+    c.pool = allocator_pool(w, c, allocated);
+    c.runtime = kCudaContextBytes + c.pool;
     return c;
 }
 

@@ -89,6 +89,7 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("grad_ckpt", w.grad_ckpt);
         j.field("grad_accum", w.grad_accum);
         j.field("chunked_loss", w.chunked_loss);
+        j.field("packing", w.packing);
     }
     if (w.uses_lora()) {
         j.field("lora_rank", w.lora_rank);
@@ -108,6 +109,7 @@ void write_memory(json::Writer& j, const MemoryEstimate& m) {
     j.field("estimator", kEstimatorsUsed.name(m.estimator));
     j.field("per_gpu_bytes", m.per_gpu_bytes);
     j.field("allocated_bytes", m.allocated_bytes);
+    j.field("reserved_bytes", m.reserved_bytes);
     j.field("total_bytes", m.total_bytes);
     j.key("components").begin_object();
     for (std::size_t i = 0; i < kComponentNames.size(); ++i)
@@ -126,6 +128,7 @@ void write_memory(json::Writer& j, const MemoryEstimate& m) {
         };
         j.begin_object();
         pair("allocated_bytes", m.allocated_bytes);
+        pair("reserved_bytes", m.reserved_bytes);
         pair("per_gpu_bytes", m.per_gpu_bytes);
         j.end_object();
     } else {

@@ -162,6 +162,9 @@ Table memory_table(const MemoryEstimate& m) {
                       std::to_string(m.per_gpu_bytes)});
     t.rows.push_back({"allocated", fmt::format("{:.2f}", gib(m.allocated_bytes)),
                       std::to_string(m.allocated_bytes)});
+    if (m.reserved_bytes != m.allocated_bytes)
+        t.rows.push_back({"reserved", fmt::format("{:.2f}", gib(m.reserved_bytes)),
+                          std::to_string(m.reserved_bytes)});
     if (m.total_bytes != m.per_gpu_bytes)
         t.rows.push_back(
             {"all GPUs", fmt::format("{:.2f}", gib(m.total_bytes)), std::to_string(m.total_bytes)});
@@ -325,8 +328,8 @@ std::string workload_text(const Workload& w) {
     out += fmt::format("  method     {}\n", method);
     if (w.trains()) {
         out += fmt::format(
-            "  training   batch {} x seq {}{}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
-            w.batch, w.seq,
+            "  training   batch {} x seq {}{}{}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
+            w.batch, w.seq, w.packing ? " packed" : "",
             w.grad_accum > 1 ? fmt::format(" x {} accumulated", w.grad_accum) : std::string(),
             w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
     } else {

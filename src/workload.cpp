@@ -338,6 +338,14 @@ class Resolver {
         }
         w_.optimizer_in_backward = r_.flag(Field::OptimizerInBackward).value_or(false);
         w_.chunked_loss = r_.flag(Field::ChunkedLoss).value_or(false);
+        // Hugging Face's collators (DataCollatorWithPadding, TRL's SFT collator
+        // without packing=True) pad each batch to its longest sample, so the
+        // common run sees a new shape every step.
+        w_.packing = r_.flag(Field::Packing).value_or(false);
+        if (!r_.has(Field::Packing))
+            assume(
+                "packing=off (batches padded to their longest sample, as Hugging Face's "
+                "collators do)");
         w_.grad_ckpt = r_.flag(Field::GradCkpt).value_or(true);
         if (!r_.has(Field::GradCkpt)) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
         if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);

@@ -42,6 +42,7 @@ enum class Field : std::uint8_t {
     GradAccum,
     FlashAttn,
     ChunkedLoss,
+    Packing,
     LoraRank,
     LoraTargets,
     Gpus,

@@ -167,6 +167,9 @@ struct Workload {
     bool grad_ckpt = false;
     std::int64_t grad_accum = 1;  // micro-batches per optimizer step
     bool chunked_loss = false;    // cross-entropy over chunks of the logits (torchtune, litgpt)
+    // Every batch has the same shape (packed, or padded to a fixed length);
+    // false: padded to each batch's longest sample, the Hugging Face default.
+    bool packing = false;
     bool flash_attn = true;
     std::int64_t lora_rank = 0;
     std::vector<LoraTarget> lora_targets;

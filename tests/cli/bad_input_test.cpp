@@ -111,6 +111,8 @@ std::vector<Case> cases() {
         {{m, "8B", "--method", "full", "--quant", "int4"}, "cannot be combined"},
         {{m, "8B", "--gpus", "3", "--parallel", "tp"}, "divide evenly"},
         {{m, "8B", "--optimizer", "adamw"}, "applies to training"},
+        {{m, "8B", "--packing"}, "--packing applies to training"},
+        {{m, "8B", "--method", "full", "--packing", "--no-packing"}, "excludes"},
         {{m, "8B", "--method", "full", "--grad-ckpt", "--no-grad-ckpt"}, "excludes"},
         {{m, "8B", "--seq", "100", "--prompt", "60", "--gen", "60"}, "give two of the three"},
         {{m, "8B", "--hf-config", "{dir}/ok.json"}, "give only one"},
