@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -88,6 +89,44 @@ std::optional<std::string> model_config(const Row& r, const Json& models_json,
     return config.dump();
 }
 
+// The training harness of a row, from the facts its source and notes state,
+// and the loss that harness runs (docs/memory-model.md, "The loss"). First
+// match wins; a row that names none is taken as Hugging Face's Trainer.
+struct Harness {
+    std::string_view column;  // "source" or "notes"
+    std::string_view text;
+    std::string_view loss;
+};
+constexpr std::array<Harness, 8> kHarnesses{{
+    // Unsloth's kernels (LLaMA-Factory's "Unsloth+FA2" rows): fused loss.
+    {"notes", "Unsloth", "fused"},
+    // torchtune with CEWithChunkedOutputLoss (the flag rows from FL-04 on).
+    {"notes", "CEWithChunkedOutputLoss", "chunked"},
+    {"notes", "chunked CE", "chunked"},
+    // torchtune's README table of Sep-2024 names the Llama 3.1 recipe configs,
+    // whose loss is CEWithChunkedOutputLoss since torchtune PR #1390 (Aug-2024).
+    {"source", "table added Sep-2024", "chunked"},
+    // litgpt's finetune scripts call chunked_cross_entropy on lm_head chunks of
+    // 128 tokens without .float(), yet its rows with large vocabularies
+    // (Gemma, Llama 3, phi) match ~16 bytes per logit, not 2 (chunked) or 6
+    // (bf16): the loop keeps the logit chunks alive through backward and the
+    // sliced last chunk gets a full 16-bit gradient. Mapped to upcast, the
+    // loss whose bytes it shows (docs/accuracy.md reports the alternatives).
+    {"source", "Lightning-AI/litgpt", "upcast"},
+    // torchtune before the chunked loss: TransformerDecoder ends in
+    // self.output(h).float(), an upcast of the whole logits.
+    {"source", "pytorch/torchtune", "upcast"},
+    // LLaMA-Factory and the transformers docs run HF Trainer: ForCausalLMLoss upcasts.
+    {"source", "hiyouga/LLaMA-Factory", "upcast"},
+    {"source", "huggingface/", "upcast"},
+}};
+const Harness& harness_of(const Row& r) {
+    static constexpr Harness kDefault{"", "", "upcast"};
+    for (const Harness& h : kHarnesses)
+        if (r.at(std::string(h.column)).find(h.text) != std::string::npos) return h;
+    return kDefault;
+}
+
 // A request built the way the CLI builds one: each value with the row as its
 // origin, so a rejected row says which column was not representable.
 struct RowRequest {
@@ -167,8 +206,7 @@ Replay replay_request(const Row& r, const Json& models_json,
         if (r.at("optimizer_in_backward") == "1") q.set(Field::OptimizerInBackward, "true");
         q.set(Field::GradCkpt, r.at("grad_ckpt") == "1" ? "true" : "false");
         q.set(Field::Seq, r.at("seq_len"));
-        if (r.at("notes").find("CEWithChunkedOutputLoss") != std::string::npos)
-            q.set(Field::ChunkedLoss, "true");
+        q.set(Field::Loss, std::string(harness_of(r).loss));
         // The shape regime as the row's notes state it: packed datasets and
         // fixed-size dummy batches have one shape; "padded to the longest
         // sample" and unstated collators keep the default (variable length).
@@ -730,7 +768,9 @@ int main(int argc, char** argv) {
                          (shards ? static_cast<double>(w.gpus) : 1.0) * scale;
         s.inputs = fmt::format(
             "{} {} {} b{} s{}{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
-            w.batch, w.seq, w.trains() && w.packing ? " packed" : "",
+            w.batch, w.seq,
+            w.trains() ? fmt::format("{} loss {}", w.packing ? " packed" : "", to_string(w.loss))
+                       : std::string(),
             w.trains() && w.grad_ckpt ? " ckpt" : "",
             w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "", w.gpus,
             to_string(w.parallel), r.at("metric"));

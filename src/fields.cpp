@@ -126,10 +126,14 @@ const std::vector<FieldSpec>& table() {
         {Field::FlashAttn, "--flash-attn", "", "flash_attn", FieldKind::Toggle, kWorkloadGroup, "",
          "Fused attention (FlashAttention/SDPA); off materialises the score matrix", "on",
          Applies::Model},
+        {Field::Loss, "--loss", "", "loss", FieldKind::Value, kWorkloadGroup, "KIND",
+         "What the loss keeps per logit: upcast (HF Trainer's fp32 copy, ~16 B), bf16 (in the "
+         "compute dtype, ~6 B), chunked (torchtune, litgpt: the 16-bit logits), fused "
+         "(Liger/Unsloth linear-cross-entropy: none)",
+         "upcast (Hugging Face's ForCausalLMLoss)", Applies::Training, false, false,
+         choices_of<kLosses>},
         {Field::ChunkedLoss, "--chunked-loss", "", "chunked_loss", FieldKind::Switch,
-         kWorkloadGroup, "",
-         "Cross-entropy over chunks of the logits (torchtune CEWithChunkedOutputLoss): ~8 bytes "
-         "less per logit",
+         kWorkloadGroup, "", "The same as --loss chunked (torchtune CEWithChunkedOutputLoss)",
          "off", Applies::Training},
         {Field::Packing, "--packing", "", "packing", FieldKind::Toggle, kWorkloadGroup, "",
          "Fixed-shape batches (packed, or padded to one fixed length); off: each batch is padded "

@@ -211,6 +211,38 @@ void training_state(const Workload& w, double trainable, Components& c, double* 
         c.optimizer = state;
 }
 
+// Bytes per logit at the loss's peak, by what the harness's loss keeps.
+double loss_bytes_per_logit(const Workload& w) {
+    const double act = dtype_bytes(w.precision);
+    switch (w.loss) {
+        case Loss::Upcast:
+            // transformers loss_utils.py ForCausalLMLoss: "Upcast to float if we
+            // need to compute the loss", logits.float(). The 16-bit logits, the
+            // fp32 copy, the fp32 log-softmax cross_entropy saves, its fp32
+            // gradient and the 16-bit gradient cast back: 2 + 4 + 4 + 4 + 2 =
+            // 16 bytes. In fp32 compute .float() is a no-op: logits, log-softmax
+            // and gradient, 12.
+            return w.precision == Precision::Fp32 ? 3.0 * act : act + 12.0 + act;
+        case Loss::Bf16:
+            // Cross-entropy in the compute dtype (pure bf16, DeepSpeed bf16):
+            // logits, the saved log-softmax and the gradient, 6 bytes in 16-bit.
+            return 3.0 * act;
+        case Loss::Chunked:
+            // torchtune CEWithChunkedOutputLoss ("only upcasting one chunk at a
+            // time") and litgpt's chunked_cross_entropy with lm_head_chunk_size
+            // keep the 16-bit logits; torchtune measured 8.1 GiB saved for 1.05e9
+            // logits against the upcast loss, about 8 bytes each.
+            return act;
+        case Loss::Fused:
+            // Fused linear-cross-entropy (Liger's LigerFusedLinearCrossEntropy,
+            // Apple's cut-cross-entropy, Unsloth) computes the loss and the
+            // gradient of the hidden states chunk by chunk in the forward: the
+            // logits are never materialised.
+            return 0.0;
+    }
+    return act + 12.0 + act;
+}
+
 // Saved activations and the loss's logits of one micro-batch.
 void training_activations(const Workload& w, Components& c) {
     const Architecture& a = w.model.arch;
@@ -222,13 +254,8 @@ void training_activations(const Workload& w, Components& c) {
     // time during backward.
     c.activations = w.grad_ckpt ? layers * b * s * static_cast<double>(a.hidden) * act + per_layer
                                 : layers * per_layer;
-    // Logits in the compute dtype, their fp32 log-softmax for the loss and its
-    // fp32 gradient; a chunked loss upcasts one chunk at a time, so only the
-    // 16-bit logits remain (torchtune measured 8.1 GiB saved for 1.05e9
-    // logits, about 8 bytes each).
-    c.logits = a.encoder_only
-                   ? 0.0
-                   : b * s * static_cast<double>(a.vocab) * (w.chunked_loss ? act : act + 8.0);
+    c.logits =
+        a.encoder_only ? 0.0 : b * s * static_cast<double>(a.vocab) * loss_bytes_per_logit(w);
 }
 
 // Tokens of KV one sequence keeps: every layer holds the context, sliding

@@ -88,7 +88,8 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("optimizer_in_backward", w.optimizer_in_backward);
         j.field("grad_ckpt", w.grad_ckpt);
         j.field("grad_accum", w.grad_accum);
-        j.field("chunked_loss", w.chunked_loss);
+        j.field("chunked_loss", w.loss == Loss::Chunked);
+        j.field("loss", to_string(w.loss));
         j.field("packing", w.packing);
     }
     if (w.uses_lora()) {

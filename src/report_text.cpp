@@ -339,7 +339,11 @@ std::string workload_text(const Workload& w) {
     }
     if (w.uses_lora())
         out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));
-    if (w.chunked_loss) out += "  loss       chunked cross-entropy\n";
+    if (w.trains() && w.loss != Loss::Upcast)
+        out += fmt::format("  loss       {}\n", w.loss == Loss::Chunked ? "chunked cross-entropy"
+                                                : w.loss == Loss::Fused
+                                                    ? "fused linear-cross-entropy"
+                                                    : "cross-entropy in the compute dtype");
     if (!w.trains() && w.mixed == MixedPrecision::Amp)
         out += "  weights    fp32 with 16-bit autocast copies\n";
     if (w.gpus > 1) out += fmt::format("  gpus       {} ({})\n", w.gpus, to_string(w.parallel));

@@ -337,7 +337,7 @@ class Resolver {
                          : "optimizer=adamw");
         }
         w_.optimizer_in_backward = r_.flag(Field::OptimizerInBackward).value_or(false);
-        w_.chunked_loss = r_.flag(Field::ChunkedLoss).value_or(false);
+        loss();
         // Hugging Face's collators (DataCollatorWithPadding, TRL's SFT collator
         // without packing=True) pad each batch to its longest sample, so the
         // common run sees a new shape every step.
@@ -349,6 +349,26 @@ class Resolver {
         w_.grad_ckpt = r_.flag(Field::GradCkpt).value_or(true);
         if (!r_.has(Field::GradCkpt)) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
         if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
+    }
+
+    // --chunked-loss is the older spelling of --loss chunked; both name one
+    // setting, so they must agree.
+    void loss() {
+        const bool chunked = r_.flag(Field::ChunkedLoss).value_or(false);
+        if (const Arg a = arg(Field::Loss)) {
+            w_.loss = kLosses.parse(a.text(), a.from());
+            if (chunked && w_.loss != Loss::Chunked)
+                throw InputError(fmt::format(
+                    "{} means --loss chunked, which contradicts {} {}; give one of them",
+                    r_.get(Field::ChunkedLoss)->origin, a.from(), quote(a.text())));
+        } else if (chunked) {
+            w_.loss = Loss::Chunked;
+        } else {
+            w_.loss = Loss::Upcast;
+            assume(
+                "loss=upcast (Hugging Face's ForCausalLMLoss casts the logits to fp32 for the "
+                "cross-entropy)");
+        }
     }
 
     // --- tokens --------------------------------------------------------------------

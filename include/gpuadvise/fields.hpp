@@ -41,6 +41,7 @@ enum class Field : std::uint8_t {
     GradCkpt,
     GradAccum,
     FlashAttn,
+    Loss,
     ChunkedLoss,
     Packing,
     LoraRank,

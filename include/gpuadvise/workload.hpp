@@ -35,6 +35,8 @@ enum class Optimizer : std::uint8_t {
 enum class KvDtype : std::uint8_t { Fp32, Fp16, Bf16, Fp8, Int8, Q8_0, Q4_0 };
 enum class Parallel : std::uint8_t { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
 enum class Estimator : std::uint8_t { Component, Doc };
+// What the training loss keeps of the logits, by harness (docs/memory-model.md).
+enum class Loss : std::uint8_t { Upcast, Bf16, Chunked, Fused };
 enum class LoraTarget : std::uint8_t { Q, K, V, O, Gate, Up, Down, LmHead };
 // Where the model came from.
 enum class ModelOrigin : std::uint8_t { Size, Preset, HfConfig, Gguf, Safetensors, Task };
@@ -72,6 +74,10 @@ inline constexpr auto kParallels = make_enum_table<Parallel>({{Parallel::None, "
                                                               {Parallel::Pp, "pp"}});
 inline constexpr auto kEstimators =
     make_enum_table<Estimator>({{Estimator::Component, "component"}, {Estimator::Doc, "doc"}});
+inline constexpr auto kLosses = make_enum_table<Loss>({{Loss::Upcast, "upcast"},
+                                                       {Loss::Bf16, "bf16"},
+                                                       {Loss::Chunked, "chunked"},
+                                                       {Loss::Fused, "fused"}});
 inline constexpr auto kLoraTargets = make_enum_table<LoraTarget>({{LoraTarget::Q, "q"},
                                                                   {LoraTarget::K, "k"},
                                                                   {LoraTarget::V, "v"},
@@ -108,6 +114,9 @@ inline std::string_view to_string(Parallel v) {
 }
 inline std::string_view to_string(Estimator v) {
     return kEstimators.name(v);
+}
+inline std::string_view to_string(Loss v) {
+    return kLosses.name(v);
 }
 inline std::string_view to_string(LoraTarget v) {
     return kLoraTargets.name(v);
@@ -166,7 +175,7 @@ struct Workload {
     std::int64_t gen = 0;     // inference only
     bool grad_ckpt = false;
     std::int64_t grad_accum = 1;  // micro-batches per optimizer step
-    bool chunked_loss = false;    // cross-entropy over chunks of the logits (torchtune, litgpt)
+    Loss loss = Loss::Upcast;     // what the loss keeps of the logits (--loss, --chunked-loss)
     // Every batch has the same shape (packed, or padded to a fixed length);
     // false: padded to each batch's longest sample, the Hugging Face default.
     bool packing = false;

@@ -239,3 +239,36 @@ TEST_CASE("llama.cpp has no caching allocator: reserved equals allocated") {
         estimate(test::workload({{Field::Model, "8B"}, {Field::Estimator, "doc"}}));
     CHECK(doc.reserved_bytes == doc.allocated_bytes);
 }
+
+// --- the loss by harness (issue 15) ------------------------------------------
+
+TEST_CASE("the loss sets the bytes per logit: upcast 16, bf16 6, chunked 2, fused 0") {
+    const auto logits = [](const char* loss) {
+        return estimate(toy({{Field::Method, "full"},
+                             {Field::Batch, "2"},
+                             {Field::Seq, "8"},
+                             {Field::Loss, loss}}))
+            .get(&Components::logits);
+    };
+    const std::uint64_t n = 2 * 8 * 100;  // batch x seq x vocab
+    CHECK(logits("upcast") == n * 16);
+    CHECK(logits("bf16") == n * 6);
+    CHECK(logits("chunked") == n * 2);
+    CHECK(logits("fused") == 0);
+}
+
+TEST_CASE("the chunked-loss switch is --loss chunked, and the default is the upcast loss") {
+    const Workload alias = toy({{Field::Method, "lora"}, {Field::ChunkedLoss, "true"}});
+    CHECK(alias.loss == Loss::Chunked);
+    const Workload both =
+        toy({{Field::Method, "lora"}, {Field::ChunkedLoss, "true"}, {Field::Loss, "chunked"}});
+    CHECK(both.loss == Loss::Chunked);
+    const Workload plain = toy({{Field::Method, "lora"}});
+    CHECK(plain.loss == Loss::Upcast);
+    // In fp32 compute .float() is a no-op: logits, log-softmax and gradient.
+    const MemoryEstimate fp32 = estimate(toy({{Field::Method, "full"},
+                                              {Field::Precision, "fp32"},
+                                              {Field::Batch, "1"},
+                                              {Field::Seq, "4"}}));
+    CHECK(fp32.get(&Components::logits) == 4 * 100 * 12);
+}
