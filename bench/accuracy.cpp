@@ -89,39 +89,46 @@ std::optional<std::string> model_config(const Row& r, const Json& models_json,
     return config.dump();
 }
 
-// The training harness of a row, from the facts its source and notes state,
-// and the loss that harness runs (docs/memory-model.md, "The loss"). First
-// match wins; a row that names none is taken as Hugging Face's Trainer.
+// The training harness of a row, from the facts its source and notes state:
+// the loss it runs (docs/memory-model.md, "The loss") and how its AdamW steps
+// (--optimizer-impl). First match wins; a row that names none is taken as
+// Hugging Face's Trainer with torch's AdamW.
 struct Harness {
     std::string_view column;  // "source" or "notes"
     std::string_view text;
     std::string_view loss;
+    std::string_view optimizer_impl;
 };
 constexpr std::array<Harness, 8> kHarnesses{{
-    // Unsloth's kernels (LLaMA-Factory's "Unsloth+FA2" rows): fused loss.
-    {"notes", "Unsloth", "fused"},
-    // torchtune with CEWithChunkedOutputLoss (the flag rows from FL-04 on).
-    {"notes", "CEWithChunkedOutputLoss", "chunked"},
-    {"notes", "chunked CE", "chunked"},
+    // Unsloth's kernels (LLaMA-Factory's "Unsloth+FA2" rows): fused loss; HF
+    // Trainer's adamw_torch.
+    {"notes", "Unsloth", "fused", "foreach"},
+    // torchtune with CEWithChunkedOutputLoss (the flag rows from FL-04 on). Its
+    // recipe configs pass fused: True to torch.optim.AdamW.
+    {"notes", "CEWithChunkedOutputLoss", "chunked", "fused"},
+    {"notes", "chunked CE", "chunked", "fused"},
     // torchtune's README table of Sep-2024 names the Llama 3.1 recipe configs,
     // whose loss is CEWithChunkedOutputLoss since torchtune PR #1390 (Aug-2024).
-    {"source", "table added Sep-2024", "chunked"},
+    {"source", "table added Sep-2024", "chunked", "fused"},
     // litgpt's finetune scripts call chunked_cross_entropy on lm_head chunks of
     // 128 tokens without .float(), yet its rows with large vocabularies
     // (Gemma, Llama 3, phi) match ~16 bytes per logit, not 2 (chunked) or 6
     // (bf16): the loop keeps the logit chunks alive through backward and the
     // sliced last chunk gets a full 16-bit gradient. Mapped to upcast, the
-    // loss whose bytes it shows (docs/accuracy.md reports the alternatives).
-    {"source", "Lightning-AI/litgpt", "upcast"},
+    // loss whose bytes it shows (docs/memory-model.md says so). Its optimizer
+    // is torch.optim.AdamW from the config's class_path, no foreach/fused set.
+    {"source", "Lightning-AI/litgpt", "upcast", "foreach"},
     // torchtune before the chunked loss: TransformerDecoder ends in
     // self.output(h).float(), an upcast of the whole logits.
-    {"source", "pytorch/torchtune", "upcast"},
-    // LLaMA-Factory and the transformers docs run HF Trainer: ForCausalLMLoss upcasts.
-    {"source", "hiyouga/LLaMA-Factory", "upcast"},
-    {"source", "huggingface/", "upcast"},
+    {"source", "pytorch/torchtune", "upcast", "fused"},
+    // LLaMA-Factory runs HF Trainer: ForCausalLMLoss upcasts; optim adamw_torch.
+    {"source", "hiyouga/LLaMA-Factory", "upcast", "foreach"},
+    // The transformers docs' 2022 runs: the Trainer's default optim then was
+    // adamw_hf, transformers' own AdamW, a loop over parameters.
+    {"source", "huggingface/", "upcast", "for-loop"},
 }};
 const Harness& harness_of(const Row& r) {
-    static constexpr Harness kDefault{"", "", "upcast"};
+    static constexpr Harness kDefault{"", "", "upcast", "foreach"};
     for (const Harness& h : kHarnesses)
         if (r.at(std::string(h.column)).find(h.text) != std::string::npos) return h;
     return kDefault;
@@ -206,7 +213,9 @@ Replay replay_request(const Row& r, const Json& models_json,
         if (r.at("optimizer_in_backward") == "1") q.set(Field::OptimizerInBackward, "true");
         q.set(Field::GradCkpt, r.at("grad_ckpt") == "1" ? "true" : "false");
         q.set(Field::Seq, r.at("seq_len"));
-        q.set(Field::Loss, std::string(harness_of(r).loss));
+        const Harness& harness = harness_of(r);
+        q.set(Field::Loss, std::string(harness.loss));
+        q.set(Field::OptimizerImpl, std::string(harness.optimizer_impl));
         // The shape regime as the row's notes state it: packed datasets and
         // fixed-size dummy batches have one shape; "padded to the longest
         // sample" and unstated collators keep the default (variable length).

@@ -104,6 +104,12 @@ const std::vector<FieldSpec>& table() {
          FieldKind::Switch, kWorkloadGroup, "",
          "Fuse the optimizer step into backward (no full gradient buffer)", "off",
          Applies::Training},
+        {Field::OptimizerImpl, "--optimizer-impl", "", "optimizer_impl", FieldKind::Value,
+         kWorkloadGroup, "IMPL",
+         "How torch.optim's AdamW steps: foreach allocates a temporary of one state's size "
+         "during step(); fused and for-loop do not",
+         "foreach (torch.optim's default on CUDA)", Applies::Training, false, false,
+         choices_of<kOptimizerImpls>},
         {Field::KvDtype, "--kv-dtype", "", "kv_dtype", FieldKind::Value, kWorkloadGroup, "DTYPE",
          "KV cache dtype (q8_0/q4_0: llama.cpp)", "the compute precision", Applies::Inference,
          false, false, choices_of<kKvDtypes>},

@@ -154,6 +154,35 @@ bool paged(Optimizer o) {
     return o == Optimizer::PagedAdamW8bit || o == Optimizer::PagedAdamW32bit;
 }
 
+// torch.optim's foreach AdamW (torch/optim/adam.py, _multi_tensor_adam, the
+// default on CUDA) computes exp_avg_sq_sqrt = torch._foreach_sqrt(
+// device_exp_avg_sqs): a new tensor the size of one of the two moments for
+// every parameter of a device/dtype group at once, i.e. half the state. The
+// step runs after backward has freed activations and logits, so its peak is
+// weights + gradients + 1.5 x the state; the fused kernel and the per-parameter
+// loop (one parameter's temporary at a time) add nothing measurable, and an
+// optimizer step inside backward (optimizer_in_bwd) steps one parameter at a
+// time. Returns what the step's peak adds over forward/backward (0 when
+// forward/backward is the higher), carried in the workspace component.
+double optimizer_step_peak(const Workload& w, const Components& c) {
+    // DeepSpeed (zero2, zero3) steps with its own FusedAdam
+    // (deepspeed/ops/adam/fused_adam.py), not torch.optim.
+    const bool deepspeed = w.parallel == Parallel::Zero2 || w.parallel == Parallel::Zero3;
+    if (w.optimizer != Optimizer::AdamW || w.optimizer_impl != OptimizerImpl::Foreach ||
+        w.optimizer_in_backward || deepspeed)
+        return 0.0;
+    // DDP's gradient buckets stay allocated through the step.
+    const double buckets = w.gpus > 1 && w.parallel == Parallel::Ddp ? c.gradients : 0.0;
+    return c.weights + c.adapters + c.gradients + buckets + 1.5 * c.optimizer;
+}
+double optimizer_step_excess(const Workload& w, const Components& c) {
+    const double step = optimizer_step_peak(w, c);
+    double forward_backward = 0;
+    for (const auto& n : kComponentNames)
+        if (n.member != &Components::runtime) forward_backward += c.*n.member;
+    return std::max(0.0, step - forward_backward);
+}
+
 // --- the phases ---------------------------------------------------------------
 
 // Weights in their storage format, and the workspace that format needs.
@@ -449,6 +478,7 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     }
     *paged_bytes /= shard(w, p, *trainable, c);
     c.workspace = std::max(c.workspace, 0.0);
+    if (w.trains()) c.workspace += optimizer_step_excess(w, c);
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
@@ -467,6 +497,15 @@ MemoryEstimate estimate_memory(const Workload& w) {
         e.notes.push_back(fmt::format(
             "{} of {} layers attend to a {}-token window; their KV cache holds only the window",
             a.sliding_layers, a.kv_layers(), a.sliding_window));
+    if (w.trains()) {
+        const double step = optimizer_step_peak(w, c);
+        if (step > 0 && std::fabs(step - static_cast<double>(e.allocated_bytes)) < 16.0)
+            e.notes.push_back(fmt::format(
+                "the peak is the optimizer step: foreach AdamW's temporary ({}) over weights, "
+                "gradients and state, after activations are freed; --optimizer-impl fused "
+                "avoids it",
+                format_gib(to_bytes(0.5 * c.optimizer))));
+    }
     if (paged(w.optimizer) && w.trains())
         e.notes.push_back(fmt::format(
             "paged optimizer state ({}) lives in unified memory and pages to the host under "

@@ -86,6 +86,7 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("mixed_precision", to_string(w.mixed));
         j.field("optimizer", to_string(w.optimizer));
         j.field("optimizer_in_backward", w.optimizer_in_backward);
+        j.field("optimizer_impl", to_string(w.optimizer_impl));
         j.field("grad_ckpt", w.grad_ckpt);
         j.field("grad_accum", w.grad_accum);
         j.field("chunked_loss", w.loss == Loss::Chunked);

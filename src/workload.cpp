@@ -337,6 +337,13 @@ class Resolver {
                          : "optimizer=adamw");
         }
         w_.optimizer_in_backward = r_.flag(Field::OptimizerInBackward).value_or(false);
+        if (const Arg a = arg(Field::OptimizerImpl)) {
+            w_.optimizer_impl = kOptimizerImpls.parse(a.text(), a.from());
+        } else {
+            w_.optimizer_impl = OptimizerImpl::Foreach;
+            if (w_.optimizer == Optimizer::AdamW)
+                assume("optimizer-impl=foreach (torch.optim's default on CUDA)");
+        }
         loss();
         // Hugging Face's collators (DataCollatorWithPadding, TRL's SFT collator
         // without packing=True) pad each batch to its longest sample, so the

@@ -33,6 +33,7 @@ enum class Field : std::uint8_t {
     MixedPrecision,
     Optimizer,
     OptimizerInBackward,
+    OptimizerImpl,
     KvDtype,
     Batch,
     Seq,

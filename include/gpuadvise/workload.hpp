@@ -35,6 +35,9 @@ enum class Optimizer : std::uint8_t {
 enum class KvDtype : std::uint8_t { Fp32, Fp16, Bf16, Fp8, Int8, Q8_0, Q4_0 };
 enum class Parallel : std::uint8_t { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
 enum class Estimator : std::uint8_t { Component, Doc };
+// How torch.optim runs the step: over lists of tensors (foreach, the default on
+// CUDA), one fused kernel, or a Python loop over parameters.
+enum class OptimizerImpl : std::uint8_t { Foreach, Fused, ForLoop };
 // What the training loss keeps of the logits, by harness (docs/memory-model.md).
 enum class Loss : std::uint8_t { Upcast, Bf16, Chunked, Fused };
 enum class LoraTarget : std::uint8_t { Q, K, V, O, Gate, Up, Down, LmHead };
@@ -74,6 +77,10 @@ inline constexpr auto kParallels = make_enum_table<Parallel>({{Parallel::None, "
                                                               {Parallel::Pp, "pp"}});
 inline constexpr auto kEstimators =
     make_enum_table<Estimator>({{Estimator::Component, "component"}, {Estimator::Doc, "doc"}});
+inline constexpr auto kOptimizerImpls =
+    make_enum_table<OptimizerImpl>({{OptimizerImpl::Foreach, "foreach"},
+                                    {OptimizerImpl::Fused, "fused"},
+                                    {OptimizerImpl::ForLoop, "for-loop"}});
 inline constexpr auto kLosses = make_enum_table<Loss>({{Loss::Upcast, "upcast"},
                                                        {Loss::Bf16, "bf16"},
                                                        {Loss::Chunked, "chunked"},
@@ -114,6 +121,9 @@ inline std::string_view to_string(Parallel v) {
 }
 inline std::string_view to_string(Estimator v) {
     return kEstimators.name(v);
+}
+inline std::string_view to_string(OptimizerImpl v) {
+    return kOptimizerImpls.name(v);
 }
 inline std::string_view to_string(Loss v) {
     return kLosses.name(v);
@@ -169,6 +179,7 @@ struct Workload {
     MixedPrecision mixed = MixedPrecision::Amp;
     Optimizer optimizer = Optimizer::AdamW;
     bool optimizer_in_backward = false;
+    OptimizerImpl optimizer_impl = OptimizerImpl::Foreach;  // torch.optim's AdamW step
     std::int64_t batch = 1;
     std::int64_t seq = 0;     // training: tokens per sequence; inference: prompt + generated
     std::int64_t prompt = 0;  // inference only

@@ -117,6 +117,8 @@ std::vector<Case> cases() {
         {{m, "8B", "--method", "full", "--loss", "fused", "--chunked-loss"},
          "contradicts --loss 'fused'"},
         {{m, "8B", "--loss", "fused"}, "--loss applies to training"},
+        {{m, "8B", "--method", "full", "--optimizer-impl", "foreech"}, "did you mean 'foreach'"},
+        {{m, "8B", "--method", "full", "--optimizer-impl", "nope"}, "--optimizer-impl 'nope'"},
         {{m, "8B", "--method", "full", "--packing", "--no-packing"}, "excludes"},
         {{m, "8B", "--method", "full", "--grad-ckpt", "--no-grad-ckpt"}, "excludes"},
         {{m, "8B", "--seq", "100", "--prompt", "60", "--gen", "60"}, "give two of the three"},

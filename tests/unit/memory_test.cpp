@@ -70,8 +70,9 @@ TEST_CASE("component estimator: LoRA adapters, gradients and AdamW state by hand
 }
 
 TEST_CASE("full fine-tune with AMP AdamW costs 16 bytes per parameter plus 16-bit copies") {
-    const MemoryEstimate m =
-        estimate(test::workload({{Field::Model, "8B"}, {Field::Method, "full"}}));
+    // The fused step: no foreach temporary in the workspace.
+    const MemoryEstimate m = estimate(test::workload(
+        {{Field::Model, "8B"}, {Field::Method, "full"}, {Field::OptimizerImpl, "fused"}}));
     CHECK(m.get(&Components::weights) == 32'000'000'000ULL);
     CHECK(m.get(&Components::gradients) == 32'000'000'000ULL);
     CHECK(m.get(&Components::optimizer) == 64'000'000'000ULL);
@@ -271,4 +272,35 @@ TEST_CASE("the chunked-loss switch is --loss chunked, and the default is the upc
                                               {Field::Batch, "1"},
                                               {Field::Seq, "4"}}));
     CHECK(fp32.get(&Components::logits) == 4 * 100 * 12);
+}
+
+// --- the optimizer step (issue 15) -------------------------------------------
+
+TEST_CASE("foreach AdamW raises a full fine-tune's peak to weights, gradients and 1.5 x state") {
+    const auto run = [](const char* impl, const char* seq) {
+        return estimate(test::workload({{Field::Model, "8B"},
+                                        {Field::Method, "full"},
+                                        {Field::Batch, "1"},
+                                        {Field::Seq, seq},
+                                        {Field::OptimizerImpl, impl}}));
+    };
+    // Short sequences: activations are small, the step is the peak.
+    const MemoryEstimate foreach_short = run("foreach", "256");
+    const MemoryEstimate fused_short = run("fused", "256");
+    const MemoryEstimate loop_short = run("for-loop", "256");
+    CHECK(foreach_short.allocated_bytes > fused_short.allocated_bytes);
+    CHECK(loop_short.allocated_bytes == fused_short.allocated_bytes);
+    // AMP: fp32 weights 4 + gradients 4 + 1.5 x 8 of state = 20 bytes per parameter.
+    CHECK(static_cast<double>(foreach_short.allocated_bytes) == Approx(20.0 * 8e9).epsilon(1e-6));
+    CHECK_FALSE(foreach_short.notes.empty());
+    // Long sequences: forward/backward is the peak and the implementation does not matter.
+    const MemoryEstimate foreach_long = run("foreach", "16384");
+    const MemoryEstimate fused_long = run("fused", "16384");
+    CHECK(foreach_long.allocated_bytes == fused_long.allocated_bytes);
+}
+
+TEST_CASE("LoRA's small optimizer state never makes the step the peak") {
+    const Workload w = toy({{Field::Method, "lora"}, {Field::OptimizerImpl, "foreach"}});
+    const Workload f = toy({{Field::Method, "lora"}, {Field::OptimizerImpl, "fused"}});
+    CHECK(estimate(w).allocated_bytes == estimate(f).allocated_bytes);
 }
