@@ -157,8 +157,6 @@ Replay replay_request(const Row& r, const Json& models_json,
     if (method == "adapter") return {std::nullopt, "LLaMA-Adapter is not a modelled method"};
     if (parallel == "zero3-offload")
         return {std::nullopt, "CPU offload of parameters and optimizer is not modelled"};
-    if (r.count("activation_offload") && r.at("activation_offload") == "1")
-        return {std::nullopt, "activation offloading to CPU is not modelled"};
     if (r.at("lora_targets").find("full:") != std::string::npos)
         return {std::nullopt, "embeddings trained fully next to LoRA is not modelled"};
     std::string why;
@@ -211,7 +209,10 @@ Replay replay_request(const Row& r, const Json& models_json,
         const std::string opt = r.at("optimizer");
         if (!opt.empty() && opt != "none") q.set(Field::Optimizer, opt);
         if (r.at("optimizer_in_backward") == "1") q.set(Field::OptimizerInBackward, "true");
-        q.set(Field::GradCkpt, r.at("grad_ckpt") == "1" ? "true" : "false");
+        // torchtune's activation offloading and Unsloth's offloaded
+        // checkpointing keep the checkpointed layer inputs in host memory.
+        const bool offload = r.count("activation_offload") && r.at("activation_offload") == "1";
+        q.set(Field::CkptMode, offload ? "offload" : r.at("grad_ckpt") == "1" ? "full" : "none");
         q.set(Field::Seq, r.at("seq_len"));
         const Harness& harness = harness_of(r);
         q.set(Field::Loss, std::string(harness.loss));
@@ -609,7 +610,11 @@ void cluster_report(const std::string& dir) {
         q.set(Field::Seq, r.at("seq_len"), "bench row");
         q.set(Field::Batch, r.at("micro_batch").empty() ? "1" : r.at("micro_batch"), "bench row");
         const std::string ckpt = lower(r.at("activation_checkpointing"));
-        q.set(Field::GradCkpt, ckpt.empty() || ckpt == "none" ? "false" : "true", "bench row");
+        q.set(Field::CkptMode,
+              ckpt.empty() || ckpt == "none"                ? "none"
+              : ckpt.find("selective") != std::string::npos ? "selective"
+                                                            : "full",
+              "bench row");
         q.set(Field::Gpus, r.at("num_gpus"), "bench row");
         q.set(Field::Parallel,
               shard.find("ddp") != std::string::npos && shard.find("fsdp") == std::string::npos
@@ -780,7 +785,7 @@ int main(int argc, char** argv) {
             w.batch, w.seq,
             w.trains() ? fmt::format("{} loss {}", w.packing ? " packed" : "", to_string(w.loss))
                        : std::string(),
-            w.trains() && w.grad_ckpt ? " ckpt" : "",
+            w.trains() && w.grad_ckpt ? " ckpt " + std::string(to_string(w.ckpt_mode)) : "",
             w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "", w.gpus,
             to_string(w.parallel), r.at("metric"));
         samples.push_back(s);

@@ -126,6 +126,11 @@ const std::vector<FieldSpec>& table() {
         {Field::GradCkpt, "--grad-ckpt", "", "grad_ckpt", FieldKind::Toggle, kWorkloadGroup, "",
          "Gradient (activation) checkpointing",
          "on for training (document §2.1 example and §4 recipe)", Applies::Training},
+        {Field::CkptMode, "--ckpt-mode", "", "ckpt_mode", FieldKind::Value, kWorkloadGroup, "MODE",
+         "Checkpointing variant: full (each block recomputed), selective (torchtitan's op policy "
+         "keeps matmul and attention outputs), offload (block inputs in host memory: torchtune, "
+         "Unsloth) or none; --grad-ckpt is full, --no-grad-ckpt none",
+         "full (as --grad-ckpt)", Applies::Training, false, false, choices_of<kCkptModes>},
         {Field::GradAccum, "--grad-accum", "", "grad_accum", FieldKind::Value, kWorkloadGroup, "N",
          "Micro-batches per optimizer step (gradient accumulation): a step is N micro-steps", "1",
          Applies::Training},

@@ -240,6 +240,21 @@ void training_state(const Workload& w, double trainable, Components& c, double* 
         c.optimizer = state;
 }
 
+// Bytes per token and layer that selective checkpointing keeps besides the
+// layer input: the attention kernel's output and the outputs of every other
+// matmul in the block's forward order (the 1st, 3rd, ...): q, v, gate and down
+// in a gated block (q k v o gate up down), q, v and up in a plain one.
+double selective_saved_per_token(const Workload& w) {
+    const Architecture& a = w.model.arch;
+    const double act = dtype_bytes(w.precision);
+    const double q = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.q_dim());
+    const double kv = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.kv_dim());
+    const double h = static_cast<double>(a.hidden);
+    const double i = ffn_width(a);
+    const double ffn = a.mlp == MlpKind::Gated ? i + h : i;  // gate and down, or up
+    return act * (q /* attention output */ + q + kv + ffn);
+}
+
 // Bytes per logit at the loss's peak, by what the harness's loss keeps.
 double loss_bytes_per_logit(const Workload& w) {
     const double act = dtype_bytes(w.precision);
@@ -279,10 +294,31 @@ void training_activations(const Workload& w, Components& c) {
     const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq);
     const double layers = static_cast<double>(a.total_layers());
     const double per_layer = saved_bytes_per_token_layer(w) * b * s;
-    // Checkpointing keeps each layer's input and recomputes one layer at a
-    // time during backward.
-    c.activations = w.grad_ckpt ? layers * b * s * static_cast<double>(a.hidden) * act + per_layer
-                                : layers * per_layer;
+    const double layer_input = b * s * static_cast<double>(a.hidden) * act;
+    switch (w.ckpt_mode) {
+        case CkptMode::None:
+            c.activations = layers * per_layer;
+            break;
+        case CkptMode::Full:
+            // Each layer's input is kept; backward recomputes one layer at a time.
+            c.activations = layers * layer_input + per_layer;
+            break;
+        case CkptMode::Selective:
+            // torchtitan's op policy (torchtitan activation checkpoint
+            // _custom_policy, _save_list): the outputs of the attention kernel
+            // and of every second matmul in forward order are kept (q, v, gate
+            // and down in a Llama block), the rest recomputed one layer at a time.
+            c.activations =
+                layers * (layer_input + selective_saved_per_token(w) * b * s) + per_layer;
+            break;
+        case CkptMode::Offload:
+            // torchtune's OffloadActivations / Unsloth's offloaded checkpointing:
+            // the checkpointed layer inputs go to host memory; on the GPU are the
+            // layer being recomputed and two inputs in flight (the one in use and
+            // the one prefetched; assumed from the single prefetch stream).
+            c.activations = 2.0 * layer_input + per_layer;
+            break;
+    }
     c.logits =
         a.encoder_only ? 0.0 : b * s * static_cast<double>(a.vocab) * loss_bytes_per_logit(w);
 }

@@ -88,6 +88,7 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("optimizer_in_backward", w.optimizer_in_backward);
         j.field("optimizer_impl", to_string(w.optimizer_impl));
         j.field("grad_ckpt", w.grad_ckpt);
+        j.field("ckpt_mode", to_string(w.ckpt_mode));
         j.field("grad_accum", w.grad_accum);
         j.field("chunked_loss", w.loss == Loss::Chunked);
         j.field("loss", to_string(w.loss));

@@ -331,7 +331,10 @@ std::string workload_text(const Workload& w) {
             "  training   batch {} x seq {}{}{}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
             w.batch, w.seq, w.packing ? " packed" : "",
             w.grad_accum > 1 ? fmt::format(" x {} accumulated", w.grad_accum) : std::string(),
-            w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
+            w.ckpt_mode == CkptMode::Full   ? std::string_view("on")
+            : w.ckpt_mode == CkptMode::None ? std::string_view("off")
+                                            : to_string(w.ckpt_mode),
+            to_string(w.optimizer), to_string(w.mixed));
     } else {
         out += fmt::format(
             "  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n",

@@ -353,9 +353,25 @@ class Resolver {
             assume(
                 "packing=off (batches padded to their longest sample, as Hugging Face's "
                 "collators do)");
-        w_.grad_ckpt = r_.flag(Field::GradCkpt).value_or(true);
-        if (!r_.has(Field::GradCkpt)) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
+        ckpt_mode();
         if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
+    }
+
+    // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;
+    // given with --ckpt-mode they must agree.
+    void ckpt_mode() {
+        const std::optional<bool> toggle = r_.flag(Field::GradCkpt);
+        if (const Arg a = arg(Field::CkptMode)) {
+            w_.ckpt_mode = kCkptModes.parse(a.text(), a.from());
+            if (toggle && *toggle != (w_.ckpt_mode != CkptMode::None))
+                throw InputError(fmt::format("{} contradicts {} {}; give one of them",
+                                             r_.get(Field::GradCkpt)->origin, a.from(),
+                                             quote(a.text())));
+        } else {
+            w_.ckpt_mode = toggle.value_or(true) ? CkptMode::Full : CkptMode::None;
+            if (!toggle) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
+        }
+        w_.grad_ckpt = w_.ckpt_mode != CkptMode::None;
     }
 
     // --chunked-loss is the older spelling of --loss chunked; both name one

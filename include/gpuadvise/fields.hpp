@@ -40,6 +40,7 @@ enum class Field : std::uint8_t {
     Prompt,
     Gen,
     GradCkpt,
+    CkptMode,
     GradAccum,
     FlashAttn,
     Loss,

@@ -35,6 +35,10 @@ enum class Optimizer : std::uint8_t {
 enum class KvDtype : std::uint8_t { Fp32, Fp16, Bf16, Fp8, Int8, Q8_0, Q4_0 };
 enum class Parallel : std::uint8_t { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
 enum class Estimator : std::uint8_t { Component, Doc };
+// Activation checkpointing: none, full (each block's input kept, the block
+// recomputed), selective (torchtitan's op policy: some matmul and the attention
+// outputs kept too), offload (the blocks' inputs in host memory).
+enum class CkptMode : std::uint8_t { None, Full, Selective, Offload };
 // How torch.optim runs the step: over lists of tensors (foreach, the default on
 // CUDA), one fused kernel, or a Python loop over parameters.
 enum class OptimizerImpl : std::uint8_t { Foreach, Fused, ForLoop };
@@ -77,6 +81,10 @@ inline constexpr auto kParallels = make_enum_table<Parallel>({{Parallel::None, "
                                                               {Parallel::Pp, "pp"}});
 inline constexpr auto kEstimators =
     make_enum_table<Estimator>({{Estimator::Component, "component"}, {Estimator::Doc, "doc"}});
+inline constexpr auto kCkptModes = make_enum_table<CkptMode>({{CkptMode::None, "none"},
+                                                              {CkptMode::Full, "full"},
+                                                              {CkptMode::Selective, "selective"},
+                                                              {CkptMode::Offload, "offload"}});
 inline constexpr auto kOptimizerImpls =
     make_enum_table<OptimizerImpl>({{OptimizerImpl::Foreach, "foreach"},
                                     {OptimizerImpl::Fused, "fused"},
@@ -121,6 +129,9 @@ inline std::string_view to_string(Parallel v) {
 }
 inline std::string_view to_string(Estimator v) {
     return kEstimators.name(v);
+}
+inline std::string_view to_string(CkptMode v) {
+    return kCkptModes.name(v);
 }
 inline std::string_view to_string(OptimizerImpl v) {
     return kOptimizerImpls.name(v);
@@ -184,7 +195,8 @@ struct Workload {
     std::int64_t seq = 0;     // training: tokens per sequence; inference: prompt + generated
     std::int64_t prompt = 0;  // inference only
     std::int64_t gen = 0;     // inference only
-    bool grad_ckpt = false;
+    bool grad_ckpt = false;   // any checkpointing: ckpt_mode != None
+    CkptMode ckpt_mode = CkptMode::None;
     std::int64_t grad_accum = 1;  // micro-batches per optimizer step
     Loss loss = Loss::Upcast;     // what the loss keeps of the logits (--loss, --chunked-loss)
     // Every batch has the same shape (packed, or padded to a fixed length);

@@ -304,3 +304,36 @@ TEST_CASE("LoRA's small optimizer state never makes the step the peak") {
     const Workload f = toy({{Field::Method, "lora"}, {Field::OptimizerImpl, "fused"}});
     CHECK(estimate(w).allocated_bytes == estimate(f).allocated_bytes);
 }
+
+// --- activation checkpointing variants (issue 15) -----------------------------
+
+TEST_CASE("selective checkpointing lies between none and full, offload below full") {
+    const auto activations = [](const char* mode) {
+        return estimate(test::workload({{Field::Model, "llama-3.1-8b"},
+                                        {Field::Method, "lora"},
+                                        {Field::Batch, "2"},
+                                        {Field::Seq, "4096"},
+                                        {Field::CkptMode, mode}},
+                                       embedded::model_presets()))
+            .get(&Components::activations);
+    };
+    const std::uint64_t none = activations("none"), full = activations("full"),
+                        selective = activations("selective"), offload = activations("offload");
+    CHECK(selective > full);
+    CHECK(selective < none);
+    CHECK(offload < full);
+    CHECK(offload > 0);
+}
+
+TEST_CASE("the grad-ckpt toggle is ckpt-mode full or none, and must agree with it") {
+    CHECK(toy({{Field::Method, "full"}}).ckpt_mode == CkptMode::Full);
+    CHECK(toy({{Field::Method, "full"}, {Field::GradCkpt, "false"}}).ckpt_mode == CkptMode::None);
+    const Workload sel =
+        toy({{Field::Method, "full"}, {Field::GradCkpt, "true"}, {Field::CkptMode, "selective"}});
+    CHECK(sel.ckpt_mode == CkptMode::Selective);
+    CHECK(sel.grad_ckpt);
+    CHECK_THROWS_AS(
+        toy({{Field::Method, "full"}, {Field::GradCkpt, "false"}, {Field::CkptMode, "offload"}}),
+        InputError);
+    CHECK_FALSE(toy({{Field::Method, "full"}, {Field::CkptMode, "none"}}).grad_ckpt);
+}
