@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -88,6 +89,51 @@ std::optional<std::string> model_config(const Row& r, const Json& models_json,
     return config.dump();
 }
 
+// The training harness of a row, from the facts its source and notes state:
+// the loss it runs (docs/memory-model.md, "The loss") and how its AdamW steps
+// (--optimizer-impl). First match wins; a row that names none is taken as
+// Hugging Face's Trainer with torch's AdamW.
+struct Harness {
+    std::string_view column;  // "source" or "notes"
+    std::string_view text;
+    std::string_view loss;
+    std::string_view optimizer_impl;
+};
+constexpr std::array<Harness, 8> kHarnesses{{
+    // Unsloth's kernels (LLaMA-Factory's "Unsloth+FA2" rows): fused loss; HF
+    // Trainer's adamw_torch.
+    {"notes", "Unsloth", "fused", "foreach"},
+    // torchtune with CEWithChunkedOutputLoss (the flag rows from FL-04 on). Its
+    // recipe configs pass fused: True to torch.optim.AdamW.
+    {"notes", "CEWithChunkedOutputLoss", "chunked", "fused"},
+    {"notes", "chunked CE", "chunked", "fused"},
+    // torchtune's README table of Sep-2024 names the Llama 3.1 recipe configs,
+    // whose loss is CEWithChunkedOutputLoss since torchtune PR #1390 (Aug-2024).
+    {"source", "table added Sep-2024", "chunked", "fused"},
+    // litgpt's finetune scripts call chunked_cross_entropy on lm_head chunks of
+    // 128 tokens without .float(), yet its rows with large vocabularies
+    // (Gemma, Llama 3, phi) match ~16 bytes per logit, not 2 (chunked) or 6
+    // (bf16): the loop keeps the logit chunks alive through backward and the
+    // sliced last chunk gets a full 16-bit gradient. Mapped to upcast, the
+    // loss whose bytes it shows (docs/memory-model.md says so). Its optimizer
+    // is torch.optim.AdamW from the config's class_path, no foreach/fused set.
+    {"source", "Lightning-AI/litgpt", "upcast", "foreach"},
+    // torchtune before the chunked loss: TransformerDecoder ends in
+    // self.output(h).float(), an upcast of the whole logits.
+    {"source", "pytorch/torchtune", "upcast", "fused"},
+    // LLaMA-Factory runs HF Trainer: ForCausalLMLoss upcasts; optim adamw_torch.
+    {"source", "hiyouga/LLaMA-Factory", "upcast", "foreach"},
+    // The transformers docs' 2022 runs: the Trainer's default optim then was
+    // adamw_hf, transformers' own AdamW, a loop over parameters.
+    {"source", "huggingface/", "upcast", "for-loop"},
+}};
+const Harness& harness_of(const Row& r) {
+    static constexpr Harness kDefault{"", "", "upcast", "foreach"};
+    for (const Harness& h : kHarnesses)
+        if (r.at(std::string(h.column)).find(h.text) != std::string::npos) return h;
+    return kDefault;
+}
+
 // A request built the way the CLI builds one: each value with the row as its
 // origin, so a rejected row says which column was not representable.
 struct RowRequest {
@@ -111,8 +157,6 @@ Replay replay_request(const Row& r, const Json& models_json,
     if (method == "adapter") return {std::nullopt, "LLaMA-Adapter is not a modelled method"};
     if (parallel == "zero3-offload")
         return {std::nullopt, "CPU offload of parameters and optimizer is not modelled"};
-    if (r.count("activation_offload") && r.at("activation_offload") == "1")
-        return {std::nullopt, "activation offloading to CPU is not modelled"};
     if (r.at("lora_targets").find("full:") != std::string::npos)
         return {std::nullopt, "embeddings trained fully next to LoRA is not modelled"};
     std::string why;
@@ -165,10 +209,21 @@ Replay replay_request(const Row& r, const Json& models_json,
         const std::string opt = r.at("optimizer");
         if (!opt.empty() && opt != "none") q.set(Field::Optimizer, opt);
         if (r.at("optimizer_in_backward") == "1") q.set(Field::OptimizerInBackward, "true");
-        q.set(Field::GradCkpt, r.at("grad_ckpt") == "1" ? "true" : "false");
+        // torchtune's activation offloading and Unsloth's offloaded
+        // checkpointing keep the checkpointed layer inputs in host memory.
+        const bool offload = r.count("activation_offload") && r.at("activation_offload") == "1";
+        q.set(Field::CkptMode, offload ? "offload" : r.at("grad_ckpt") == "1" ? "full" : "none");
         q.set(Field::Seq, r.at("seq_len"));
-        if (r.at("notes").find("CEWithChunkedOutputLoss") != std::string::npos)
-            q.set(Field::ChunkedLoss, "true");
+        const Harness& harness = harness_of(r);
+        q.set(Field::Loss, std::string(harness.loss));
+        q.set(Field::OptimizerImpl, std::string(harness.optimizer_impl));
+        // The shape regime as the row's notes state it: packed datasets and
+        // fixed-size dummy batches have one shape; "padded to the longest
+        // sample" and unstated collators keep the default (variable length).
+        const std::string& notes = r.at("notes");
+        if (notes.find("packed") != std::string::npos ||
+            notes.find("dummy data") != std::string::npos)
+            q.set(Field::Packing, "true");
     } else {
         const std::string prompt = r.at("prompt_len"), gen = r.at("gen_len"), seq = r.at("seq_len");
         if (!prompt.empty() && prompt != "0") {
@@ -555,7 +610,11 @@ void cluster_report(const std::string& dir) {
         q.set(Field::Seq, r.at("seq_len"), "bench row");
         q.set(Field::Batch, r.at("micro_batch").empty() ? "1" : r.at("micro_batch"), "bench row");
         const std::string ckpt = lower(r.at("activation_checkpointing"));
-        q.set(Field::GradCkpt, ckpt.empty() || ckpt == "none" ? "false" : "true", "bench row");
+        q.set(Field::CkptMode,
+              ckpt.empty() || ckpt == "none"                ? "none"
+              : ckpt.find("selective") != std::string::npos ? "selective"
+                                                            : "full",
+              "bench row");
         q.set(Field::Gpus, r.at("num_gpus"), "bench row");
         q.set(Field::Parallel,
               shard.find("ddp") != std::string::npos && shard.find("fsdp") == std::string::npos
@@ -703,13 +762,18 @@ int main(int argc, char** argv) {
         doc_w.estimator = Estimator::Doc;
         const MemoryEstimate m = estimate_memory(w);
         const MemoryEstimate d = estimate_memory_doc(doc_w);
-        const bool nvml = r.at("metric") == "nvml_total";
+        // Each metric against the number that means the same thing.
+        const std::string metric = r.at("metric");
+        const double estimate_bytes =
+            static_cast<double>(metric == "nvml_total"     ? m.per_gpu_bytes
+                                : metric == "max_reserved" ? m.reserved_bytes
+                                                           : m.allocated_bytes);
         const double scale = r.at("scope") == "total_all_gpus" ? static_cast<double>(w.gpus) : 1.0;
         Sample s;
         s.id = r.at("id");
         s.method = w.method == Method::Inference ? "inference" : to_string(w.method);
         s.measured = std::stod(r.at("measured_bytes"));
-        s.component = static_cast<double>(nvml ? m.per_gpu_bytes : m.allocated_bytes) * scale;
+        s.component = estimate_bytes * scale;
         s.doc = static_cast<double>(d.per_gpu_bytes) * scale;
         const bool shards = w.parallel != Parallel::None && w.parallel != Parallel::Ddp &&
                             w.parallel != Parallel::Zero2;
@@ -717,8 +781,11 @@ int main(int argc, char** argv) {
                          weight_bytes_per_param(w.quant, w.precision, w.double_quant) /
                          (shards ? static_cast<double>(w.gpus) : 1.0) * scale;
         s.inputs = fmt::format(
-            "{} {} {} b{} s{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
-            w.batch, w.seq, w.trains() && w.grad_ckpt ? " ckpt" : "",
+            "{} {} {} b{} s{}{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
+            w.batch, w.seq,
+            w.trains() ? fmt::format("{} loss {}", w.packing ? " packed" : "", to_string(w.loss))
+                       : std::string(),
+            w.trains() && w.grad_ckpt ? " ckpt " + std::string(to_string(w.ckpt_mode)) : "",
             w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "", w.gpus,
             to_string(w.parallel), r.at("metric"));
         samples.push_back(s);
@@ -730,8 +797,9 @@ int main(int argc, char** argv) {
         << "`bench/data/memory_visible.csv` (measured peaks from public sources; see "
            "bench/data/README.md).\n"
         << "Each row is replayed through the same path as the CLI. The estimate compared is "
-        << "`allocated_bytes` for rows measured as max_allocated / max_reserved / unknown, and "
-        << "`per_gpu_bytes` for nvml_total rows; totals over all GPUs are compared as totals. "
+        << "`allocated_bytes` for rows measured as max_allocated / unknown, `reserved_bytes` for "
+        << "max_reserved rows and `per_gpu_bytes` for nvml_total rows; totals over all GPUs are "
+           "compared as totals. "
         << "Error = (estimate - measured) / measured; APE = |error|.\n\n";
     std::cout << fmt::format("Rows: {} replayed, {} skipped (listed below with the reason).\n\n",
                              samples.size(), skipped.size());

@@ -104,6 +104,12 @@ const std::vector<FieldSpec>& table() {
          FieldKind::Switch, kWorkloadGroup, "",
          "Fuse the optimizer step into backward (no full gradient buffer)", "off",
          Applies::Training},
+        {Field::OptimizerImpl, "--optimizer-impl", "", "optimizer_impl", FieldKind::Value,
+         kWorkloadGroup, "IMPL",
+         "How torch.optim's AdamW steps: foreach allocates a temporary of one state's size "
+         "during step(); fused and for-loop do not",
+         "foreach (torch.optim's default on CUDA)", Applies::Training, false, false,
+         choices_of<kOptimizerImpls>},
         {Field::KvDtype, "--kv-dtype", "", "kv_dtype", FieldKind::Value, kWorkloadGroup, "DTYPE",
          "KV cache dtype (q8_0/q4_0: llama.cpp)", "the compute precision", Applies::Inference,
          false, false, choices_of<kKvDtypes>},
@@ -120,17 +126,30 @@ const std::vector<FieldSpec>& table() {
         {Field::GradCkpt, "--grad-ckpt", "", "grad_ckpt", FieldKind::Toggle, kWorkloadGroup, "",
          "Gradient (activation) checkpointing",
          "on for training (document §2.1 example and §4 recipe)", Applies::Training},
+        {Field::CkptMode, "--ckpt-mode", "", "ckpt_mode", FieldKind::Value, kWorkloadGroup, "MODE",
+         "Checkpointing variant: full (each block recomputed), selective (torchtitan's op policy "
+         "keeps matmul and attention outputs), offload (block inputs in host memory: torchtune, "
+         "Unsloth) or none; --grad-ckpt is full, --no-grad-ckpt none",
+         "full (as --grad-ckpt)", Applies::Training, false, false, choices_of<kCkptModes>},
         {Field::GradAccum, "--grad-accum", "", "grad_accum", FieldKind::Value, kWorkloadGroup, "N",
          "Micro-batches per optimizer step (gradient accumulation): a step is N micro-steps", "1",
          Applies::Training},
         {Field::FlashAttn, "--flash-attn", "", "flash_attn", FieldKind::Toggle, kWorkloadGroup, "",
          "Fused attention (FlashAttention/SDPA); off materialises the score matrix", "on",
          Applies::Model},
+        {Field::Loss, "--loss", "", "loss", FieldKind::Value, kWorkloadGroup, "KIND",
+         "What the loss keeps per logit: upcast (HF Trainer's fp32 copy, ~16 B), bf16 (in the "
+         "compute dtype, ~6 B), chunked (torchtune, litgpt: the 16-bit logits), fused "
+         "(Liger/Unsloth linear-cross-entropy: none)",
+         "upcast (Hugging Face's ForCausalLMLoss)", Applies::Training, false, false,
+         choices_of<kLosses>},
         {Field::ChunkedLoss, "--chunked-loss", "", "chunked_loss", FieldKind::Switch,
-         kWorkloadGroup, "",
-         "Cross-entropy over chunks of the logits (torchtune CEWithChunkedOutputLoss): ~8 bytes "
-         "less per logit",
+         kWorkloadGroup, "", "The same as --loss chunked (torchtune CEWithChunkedOutputLoss)",
          "off", Applies::Training},
+        {Field::Packing, "--packing", "", "packing", FieldKind::Toggle, kWorkloadGroup, "",
+         "Fixed-shape batches (packed, or padded to one fixed length); off: each batch is padded "
+         "to its longest sample, and the allocator keeps blocks of earlier shapes",
+         "off (Hugging Face collators pad each batch to its longest sample)", Applies::Training},
         {Field::LoraRank, "--lora-rank", "", "lora_rank", FieldKind::Value, kWorkloadGroup, "R",
          "LoRA rank", "64 (document §4)", Applies::Lora},
         {Field::LoraTargets, "--lora-targets", "", "lora_targets", FieldKind::Value, kWorkloadGroup,
@@ -329,6 +348,10 @@ bool applies_to_images(Field f) {
         case Field::Engine:
         case Field::Estimator:
         case Field::ChunkedLoss:
+        case Field::Loss:
+        case Field::Packing:
+        case Field::OptimizerImpl:
+        case Field::CkptMode:
         case Field::OptimizerInBackward:
         case Field::DoubleQuant:
         case Field::Tokens:

@@ -16,10 +16,28 @@ namespace {
 // PyTorch's kernels and cuBLAS/cuDNN handles measures 0.3-1.3 GiB depending on
 // driver, library set and lazy loading (1343 MiB on the V100 rows of
 // Hugging Face's model_memory_anatomy; ~0.5 GiB with CUDA 12 lazy loading);
-// we take 0.75 GiB. The caching allocator reserves more than it hands out;
-// 8 % of the allocated peak is a typical reserved/allocated gap.
+// we take 0.75 GiB.
 constexpr double kCudaContextBytes = 0.75 * static_cast<double>(kGiB);
+// Inference on a PyTorch-allocator engine: the pool beyond the allocated peak
+// is taken as 8 % of it (assumed: a typical reserved/allocated gap; vLLM's
+// up-front reservation is sized by --gpu-memory-utilization, not modelled here).
 constexpr double kAllocatorReserve = 0.08;
+// Training: the tensors a step frees and allocates again (activations, logits,
+// autocast's weight copies) come back in other sizes within the step (saved
+// activations are freed while gradients are allocated), and the caching
+// allocator serves a request from a larger cached block by splitting it
+// (c10/cuda/CUDACachingAllocator.cpp: blocks over 1 MiB are split, the rest of
+// a split block serves only smaller requests). A quarter of those per-step
+// tensors left as split-off remainders is assumed; it puts fixed-shape runs at
+// 1.1-1.25 x allocated, the span reported for packed runs.
+constexpr double kSplitRemainder = 0.25;
+// Batches of changing shape: the share of one step's logits-sized blocks that
+// later, longer batches cannot reuse. The allocator hands a cached block to
+// any smaller request by splitting it, so the smaller tensors of later steps
+// (activations, gradients) take part of them back; half is assumed stranded,
+// which reproduces the 1.4-1.5 x reserved/allocated reported for padded
+// variable-length runs at long sequences (assumed, not fitted to a row).
+constexpr double kStrandedLogits = 0.5;
 
 double dtype_bytes(Precision p) {
     return p == Precision::Fp32 ? 4.0 : 2.0;
@@ -136,6 +154,35 @@ bool paged(Optimizer o) {
     return o == Optimizer::PagedAdamW8bit || o == Optimizer::PagedAdamW32bit;
 }
 
+// torch.optim's foreach AdamW (torch/optim/adam.py, _multi_tensor_adam, the
+// default on CUDA) computes exp_avg_sq_sqrt = torch._foreach_sqrt(
+// device_exp_avg_sqs): a new tensor the size of one of the two moments for
+// every parameter of a device/dtype group at once, i.e. half the state. The
+// step runs after backward has freed activations and logits, so its peak is
+// weights + gradients + 1.5 x the state; the fused kernel and the per-parameter
+// loop (one parameter's temporary at a time) add nothing measurable, and an
+// optimizer step inside backward (optimizer_in_bwd) steps one parameter at a
+// time. Returns what the step's peak adds over forward/backward (0 when
+// forward/backward is the higher), carried in the workspace component.
+double optimizer_step_peak(const Workload& w, const Components& c) {
+    // DeepSpeed (zero2, zero3) steps with its own FusedAdam
+    // (deepspeed/ops/adam/fused_adam.py), not torch.optim.
+    const bool deepspeed = w.parallel == Parallel::Zero2 || w.parallel == Parallel::Zero3;
+    if (w.optimizer != Optimizer::AdamW || w.optimizer_impl != OptimizerImpl::Foreach ||
+        w.optimizer_in_backward || deepspeed)
+        return 0.0;
+    // DDP's gradient buckets stay allocated through the step.
+    const double buckets = w.gpus > 1 && w.parallel == Parallel::Ddp ? c.gradients : 0.0;
+    return c.weights + c.adapters + c.gradients + buckets + 1.5 * c.optimizer;
+}
+double optimizer_step_excess(const Workload& w, const Components& c) {
+    const double step = optimizer_step_peak(w, c);
+    double forward_backward = 0;
+    for (const auto& n : kComponentNames)
+        if (n.member != &Components::runtime) forward_backward += c.*n.member;
+    return std::max(0.0, step - forward_backward);
+}
+
 // --- the phases ---------------------------------------------------------------
 
 // Weights in their storage format, and the workspace that format needs.
@@ -193,6 +240,53 @@ void training_state(const Workload& w, double trainable, Components& c, double* 
         c.optimizer = state;
 }
 
+// Bytes per token and layer that selective checkpointing keeps besides the
+// layer input: the attention kernel's output and the outputs of every other
+// matmul in the block's forward order (the 1st, 3rd, ...): q, v, gate and down
+// in a gated block (q k v o gate up down), q, v and up in a plain one.
+double selective_saved_per_token(const Workload& w) {
+    const Architecture& a = w.model.arch;
+    const double act = dtype_bytes(w.precision);
+    const double q = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.q_dim());
+    const double kv = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.kv_dim());
+    const double h = static_cast<double>(a.hidden);
+    const double i = ffn_width(a);
+    const double ffn = a.mlp == MlpKind::Gated ? i + h : i;  // gate and down, or up
+    return act * (q /* attention output */ + q + kv + ffn);
+}
+
+// Bytes per logit at the loss's peak, by what the harness's loss keeps.
+double loss_bytes_per_logit(const Workload& w) {
+    const double act = dtype_bytes(w.precision);
+    switch (w.loss) {
+        case Loss::Upcast:
+            // transformers loss_utils.py ForCausalLMLoss: "Upcast to float if we
+            // need to compute the loss", logits.float(). The 16-bit logits, the
+            // fp32 copy, the fp32 log-softmax cross_entropy saves, its fp32
+            // gradient and the 16-bit gradient cast back: 2 + 4 + 4 + 4 + 2 =
+            // 16 bytes. In fp32 compute .float() is a no-op: logits, log-softmax
+            // and gradient, 12.
+            return w.precision == Precision::Fp32 ? 3.0 * act : act + 12.0 + act;
+        case Loss::Bf16:
+            // Cross-entropy in the compute dtype (pure bf16, DeepSpeed bf16):
+            // logits, the saved log-softmax and the gradient, 6 bytes in 16-bit.
+            return 3.0 * act;
+        case Loss::Chunked:
+            // torchtune CEWithChunkedOutputLoss ("only upcasting one chunk at a
+            // time") and litgpt's chunked_cross_entropy with lm_head_chunk_size
+            // keep the 16-bit logits; torchtune measured 8.1 GiB saved for 1.05e9
+            // logits against the upcast loss, about 8 bytes each.
+            return act;
+        case Loss::Fused:
+            // Fused linear-cross-entropy (Liger's LigerFusedLinearCrossEntropy,
+            // Apple's cut-cross-entropy, Unsloth) computes the loss and the
+            // gradient of the hidden states chunk by chunk in the forward: the
+            // logits are never materialised.
+            return 0.0;
+    }
+    return act + 12.0 + act;
+}
+
 // Saved activations and the loss's logits of one micro-batch.
 void training_activations(const Workload& w, Components& c) {
     const Architecture& a = w.model.arch;
@@ -200,17 +294,33 @@ void training_activations(const Workload& w, Components& c) {
     const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq);
     const double layers = static_cast<double>(a.total_layers());
     const double per_layer = saved_bytes_per_token_layer(w) * b * s;
-    // Checkpointing keeps each layer's input and recomputes one layer at a
-    // time during backward.
-    c.activations = w.grad_ckpt ? layers * b * s * static_cast<double>(a.hidden) * act + per_layer
-                                : layers * per_layer;
-    // Logits in the compute dtype, their fp32 log-softmax for the loss and its
-    // fp32 gradient; a chunked loss upcasts one chunk at a time, so only the
-    // 16-bit logits remain (torchtune measured 8.1 GiB saved for 1.05e9
-    // logits, about 8 bytes each).
-    c.logits = a.encoder_only
-                   ? 0.0
-                   : b * s * static_cast<double>(a.vocab) * (w.chunked_loss ? act : act + 8.0);
+    const double layer_input = b * s * static_cast<double>(a.hidden) * act;
+    switch (w.ckpt_mode) {
+        case CkptMode::None:
+            c.activations = layers * per_layer;
+            break;
+        case CkptMode::Full:
+            // Each layer's input is kept; backward recomputes one layer at a time.
+            c.activations = layers * layer_input + per_layer;
+            break;
+        case CkptMode::Selective:
+            // torchtitan's op policy (torchtitan activation checkpoint
+            // _custom_policy, _save_list): the outputs of the attention kernel
+            // and of every second matmul in forward order are kept (q, v, gate
+            // and down in a Llama block), the rest recomputed one layer at a time.
+            c.activations =
+                layers * (layer_input + selective_saved_per_token(w) * b * s) + per_layer;
+            break;
+        case CkptMode::Offload:
+            // torchtune's OffloadActivations / Unsloth's offloaded checkpointing:
+            // the checkpointed layer inputs go to host memory; on the GPU are the
+            // layer being recomputed and two inputs in flight (the one in use and
+            // the one prefetched; assumed from the single prefetch stream).
+            c.activations = 2.0 * layer_input + per_layer;
+            break;
+    }
+    c.logits =
+        a.encoder_only ? 0.0 : b * s * static_cast<double>(a.vocab) * loss_bytes_per_logit(w);
 }
 
 // Tokens of KV one sequence keeps: every layer holds the context, sliding
@@ -326,6 +436,23 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
     return 1.0;
 }
 
+// What the caching allocator holds beyond the allocated peak (torch
+// max_memory_reserved - max_memory_allocated).
+double allocator_pool(const Workload& w, const Components& c, double allocated) {
+    // llama.cpp allocates exact ggml buffers: no caching allocator.
+    if (!w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp) return 0.0;
+    if (!w.trains()) return kAllocatorReserve * allocated;
+    const double per_step = c.activations + c.logits + c.workspace;
+    double pool = kSplitRemainder * per_step;
+    // Batches padded to their own longest sample change shape every step. A
+    // longer batch than any before cannot reuse the cached blocks of the
+    // shorter ones' logits (the largest tensors of a step, one block each), so
+    // it takes new segments and the old blocks stay cached. Packed or
+    // fixed-length batches reuse their blocks.
+    if (!w.packing) pool += kStrandedLogits * c.logits;
+    return pool;
+}
+
 std::uint64_t checked_bytes(double v, const Workload& w) {
     if (!(v <= kMaxEstimateBytes))
         throw InputError(fmt::format(
@@ -346,6 +473,7 @@ MemoryEstimate finish(const Workload& w, const Components& c, double trainable,
         if (kComponentNames[i].member != &Components::runtime) allocated += e.bytes[i];
     }
     e.allocated_bytes = allocated;
+    e.reserved_bytes = allocated + std::min(checked_bytes(c.pool, w), e.get(&Components::runtime));
     e.per_gpu_bytes = allocated + e.get(&Components::runtime);
     e.total_bytes = static_cast<std::uint64_t>(
         checked_bytes(static_cast<double>(e.per_gpu_bytes) * static_cast<double>(w.gpus), w));
@@ -515,7 +643,8 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
         double allocated = 0;
         for (const auto& n : kComponentNames)
             if (n.member != &Components::runtime) allocated += c.*n.member;
-        c.runtime = kCudaContextBytes + kAllocatorReserve * allocated;
+        c.pool = allocator_pool(w, c, allocated);
+        c.runtime = kCudaContextBytes + c.pool;
         return c;
     }
     const Params p = params_of(w.model);
@@ -533,12 +662,12 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     }
     *paged_bytes /= shard(w, p, *trainable, c);
     c.workspace = std::max(c.workspace, 0.0);
+    if (w.trains()) c.workspace += optimizer_step_excess(w, c);
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
-    // llama.cpp allocates exact ggml buffers: no caching-allocator slack.
-    const bool ggml = w.engine && w.engine->memory == MemoryPolicy::LlamaCpp && !w.trains();
-    c.runtime = kCudaContextBytes + (ggml ? 0.0 : kAllocatorReserve * allocated);
+    c.pool = allocator_pool(w, c, allocated);
+    c.runtime = kCudaContextBytes + c.pool;
     return c;
 }
 
@@ -552,6 +681,15 @@ MemoryEstimate estimate_memory(const Workload& w) {
         e.notes.push_back(fmt::format(
             "{} of {} layers attend to a {}-token window; their KV cache holds only the window",
             a.sliding_layers, a.kv_layers(), a.sliding_window));
+    if (w.trains()) {
+        const double step = optimizer_step_peak(w, c);
+        if (step > 0 && std::fabs(step - static_cast<double>(e.allocated_bytes)) < 16.0)
+            e.notes.push_back(fmt::format(
+                "the peak is the optimizer step: foreach AdamW's temporary ({}) over weights, "
+                "gradients and state, after activations are freed; --optimizer-impl fused "
+                "avoids it",
+                format_gib(to_bytes(0.5 * c.optimizer))));
+    }
     if (paged(w.optimizer) && w.trains())
         e.notes.push_back(fmt::format(
             "paged optimizer state ({}) lives in unified memory and pages to the host under "

@@ -131,9 +131,13 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("mixed_precision", to_string(w.mixed));
         j.field("optimizer", to_string(w.optimizer));
         j.field("optimizer_in_backward", w.optimizer_in_backward);
+        j.field("optimizer_impl", to_string(w.optimizer_impl));
         j.field("grad_ckpt", w.grad_ckpt);
+        j.field("ckpt_mode", to_string(w.ckpt_mode));
         j.field("grad_accum", w.grad_accum);
-        j.field("chunked_loss", w.chunked_loss);
+        j.field("chunked_loss", w.loss == Loss::Chunked);
+        j.field("loss", to_string(w.loss));
+        j.field("packing", w.packing);
     }
     if (w.uses_lora()) {
         j.field("lora_rank", w.lora_rank);
@@ -153,6 +157,7 @@ void write_memory(json::Writer& j, const MemoryEstimate& m) {
     j.field("estimator", kEstimatorsUsed.name(m.estimator));
     j.field("per_gpu_bytes", m.per_gpu_bytes);
     j.field("allocated_bytes", m.allocated_bytes);
+    j.field("reserved_bytes", m.reserved_bytes);
     j.field("total_bytes", m.total_bytes);
     j.key("components").begin_object();
     for (std::size_t i = 0; i < kComponentNames.size(); ++i)
@@ -171,6 +176,7 @@ void write_memory(json::Writer& j, const MemoryEstimate& m) {
         };
         j.begin_object();
         pair("allocated_bytes", m.allocated_bytes);
+        pair("reserved_bytes", m.reserved_bytes);
         pair("per_gpu_bytes", m.per_gpu_bytes);
         j.end_object();
     } else {

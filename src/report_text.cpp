@@ -165,6 +165,9 @@ Table memory_table(const MemoryEstimate& m) {
                       std::to_string(m.per_gpu_bytes)});
     t.rows.push_back({"allocated", fmt::format("{:.2f}", gib(m.allocated_bytes)),
                       std::to_string(m.allocated_bytes)});
+    if (m.reserved_bytes != m.allocated_bytes)
+        t.rows.push_back({"reserved", fmt::format("{:.2f}", gib(m.reserved_bytes)),
+                          std::to_string(m.reserved_bytes)});
     if (m.total_bytes != m.per_gpu_bytes)
         t.rows.push_back(
             {"all GPUs", fmt::format("{:.2f}", gib(m.total_bytes)), std::to_string(m.total_bytes)});
@@ -391,10 +394,13 @@ std::string workload_text(const Workload& w) {
     out += fmt::format("  method     {}\n", method);
     if (w.trains()) {
         out += fmt::format(
-            "  training   batch {} x seq {}{}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
-            w.batch, w.seq,
+            "  training   batch {} x seq {}{}{}, grad-ckpt {}, optimizer {}, mixed precision {}\n",
+            w.batch, w.seq, w.packing ? " packed" : "",
             w.grad_accum > 1 ? fmt::format(" x {} accumulated", w.grad_accum) : std::string(),
-            w.grad_ckpt ? "on" : "off", to_string(w.optimizer), to_string(w.mixed));
+            w.ckpt_mode == CkptMode::Full   ? std::string_view("on")
+            : w.ckpt_mode == CkptMode::None ? std::string_view("off")
+                                            : to_string(w.ckpt_mode),
+            to_string(w.optimizer), to_string(w.mixed));
     } else {
         out += fmt::format(
             "  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n",
@@ -402,7 +408,11 @@ std::string workload_text(const Workload& w) {
     }
     if (w.uses_lora())
         out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));
-    if (w.chunked_loss) out += "  loss       chunked cross-entropy\n";
+    if (w.trains() && w.loss != Loss::Upcast)
+        out += fmt::format("  loss       {}\n", w.loss == Loss::Chunked ? "chunked cross-entropy"
+                                                : w.loss == Loss::Fused
+                                                    ? "fused linear-cross-entropy"
+                                                    : "cross-entropy in the compute dtype");
     if (!w.trains() && w.mixed == MixedPrecision::Amp)
         out += "  weights    fp32 with 16-bit autocast copies\n";
     if (w.gpus > 1) out += fmt::format("  gpus       {} ({})\n", w.gpus, to_string(w.parallel));

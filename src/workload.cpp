@@ -529,10 +529,61 @@ class Resolver {
                          : "optimizer=adamw");
         }
         w_.optimizer_in_backward = r_.flag(Field::OptimizerInBackward).value_or(false);
-        w_.chunked_loss = r_.flag(Field::ChunkedLoss).value_or(false);
-        w_.grad_ckpt = r_.flag(Field::GradCkpt).value_or(true);
-        if (!r_.has(Field::GradCkpt)) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
+        if (const Arg a = arg(Field::OptimizerImpl)) {
+            w_.optimizer_impl = kOptimizerImpls.parse(a.text(), a.from());
+        } else {
+            w_.optimizer_impl = OptimizerImpl::Foreach;
+            if (w_.optimizer == Optimizer::AdamW)
+                assume("optimizer-impl=foreach (torch.optim's default on CUDA)");
+        }
+        loss();
+        // Hugging Face's collators (DataCollatorWithPadding, TRL's SFT collator
+        // without packing=True) pad each batch to its longest sample, so the
+        // common run sees a new shape every step.
+        w_.packing = r_.flag(Field::Packing).value_or(false);
+        if (!r_.has(Field::Packing))
+            assume(
+                "packing=off (batches padded to their longest sample, as Hugging Face's "
+                "collators do)");
+        ckpt_mode();
         if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
+    }
+
+    // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;
+    // given with --ckpt-mode they must agree.
+    void ckpt_mode() {
+        const std::optional<bool> toggle = r_.flag(Field::GradCkpt);
+        if (const Arg a = arg(Field::CkptMode)) {
+            w_.ckpt_mode = kCkptModes.parse(a.text(), a.from());
+            if (toggle && *toggle != (w_.ckpt_mode != CkptMode::None))
+                throw InputError(fmt::format("{} contradicts {} {}; give one of them",
+                                             r_.get(Field::GradCkpt)->origin, a.from(),
+                                             quote(a.text())));
+        } else {
+            w_.ckpt_mode = toggle.value_or(true) ? CkptMode::Full : CkptMode::None;
+            if (!toggle) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
+        }
+        w_.grad_ckpt = w_.ckpt_mode != CkptMode::None;
+    }
+
+    // --chunked-loss is the older spelling of --loss chunked; both name one
+    // setting, so they must agree.
+    void loss() {
+        const bool chunked = r_.flag(Field::ChunkedLoss).value_or(false);
+        if (const Arg a = arg(Field::Loss)) {
+            w_.loss = kLosses.parse(a.text(), a.from());
+            if (chunked && w_.loss != Loss::Chunked)
+                throw InputError(fmt::format(
+                    "{} means --loss chunked, which contradicts {} {}; give one of them",
+                    r_.get(Field::ChunkedLoss)->origin, a.from(), quote(a.text())));
+        } else if (chunked) {
+            w_.loss = Loss::Chunked;
+        } else {
+            w_.loss = Loss::Upcast;
+            assume(
+                "loss=upcast (Hugging Face's ForCausalLMLoss casts the logits to fp32 for the "
+                "cross-entropy)");
+        }
     }
 
     // --- tokens --------------------------------------------------------------------

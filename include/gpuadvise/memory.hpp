@@ -17,8 +17,10 @@
 namespace gpuadvise {
 
 // Component bytes. `runtime` is outside the framework's allocations (CUDA
-// context, the caching allocator's slack); the rest is what
-// torch.cuda.max_memory_allocated would report at the peak.
+// context, the caching allocator's pool beyond the allocated peak); the rest
+// is what torch.cuda.max_memory_allocated would report at the peak. `pool` is
+// the allocator's part of `runtime` (not a component of its own): allocated +
+// pool is torch.cuda.max_memory_reserved.
 // `requirement` is a task preset's fixed memory floor, for tasks that are not
 // modelled.
 struct Components {
@@ -26,6 +28,7 @@ struct Components {
            kv_cache = 0, workspace = 0, requirement = 0, runtime = 0;
     // Image generation pipelines: `weights` is the denoiser (UNet or DiT).
     double text_encoders = 0, vae = 0;
+    double pool = 0;
 };
 
 // The components in JSON and table order, each with its JSON key.
@@ -63,8 +66,11 @@ struct MemoryEstimate {
     std::array<std::uint64_t, kComponentNames.size()>
         bytes{};                        // per component, kComponentNames order
     std::uint64_t allocated_bytes = 0;  // framework peak, without runtime overhead
-    std::uint64_t per_gpu_bytes = 0;    // what must fit on one card (the components' sum)
-    std::uint64_t total_bytes = 0;      // all GPUs of the plan together
+    // The caching allocator's pool at its peak (torch.cuda.max_memory_reserved):
+    // allocated plus the blocks it keeps cached; per_gpu adds the CUDA context.
+    std::uint64_t reserved_bytes = 0;
+    std::uint64_t per_gpu_bytes = 0;  // what must fit on one card (the components' sum)
+    std::uint64_t total_bytes = 0;    // all GPUs of the plan together
     std::uint64_t trainable_params = 0;
     // Paged optimizer state (bitsandbytes paged optimizers) lives in CUDA
     // unified memory: it pages out to the host under pressure, so it is not

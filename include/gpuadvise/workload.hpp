@@ -36,6 +36,15 @@ enum class Optimizer : std::uint8_t {
 enum class KvDtype : std::uint8_t { Fp32, Fp16, Bf16, Fp8, Int8, Q8_0, Q4_0 };
 enum class Parallel : std::uint8_t { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
 enum class Estimator : std::uint8_t { Component, Doc };
+// Activation checkpointing: none, full (each block's input kept, the block
+// recomputed), selective (torchtitan's op policy: some matmul and the attention
+// outputs kept too), offload (the blocks' inputs in host memory).
+enum class CkptMode : std::uint8_t { None, Full, Selective, Offload };
+// How torch.optim runs the step: over lists of tensors (foreach, the default on
+// CUDA), one fused kernel, or a Python loop over parameters.
+enum class OptimizerImpl : std::uint8_t { Foreach, Fused, ForLoop };
+// What the training loss keeps of the logits, by harness (docs/memory-model.md).
+enum class Loss : std::uint8_t { Upcast, Bf16, Chunked, Fused };
 enum class LoraTarget : std::uint8_t { Q, K, V, O, Gate, Up, Down, LmHead };
 // Where the model came from.
 enum class ModelOrigin : std::uint8_t { Size, Preset, HfConfig, Gguf, Safetensors, Task };
@@ -73,6 +82,18 @@ inline constexpr auto kParallels = make_enum_table<Parallel>({{Parallel::None, "
                                                               {Parallel::Pp, "pp"}});
 inline constexpr auto kEstimators =
     make_enum_table<Estimator>({{Estimator::Component, "component"}, {Estimator::Doc, "doc"}});
+inline constexpr auto kCkptModes = make_enum_table<CkptMode>({{CkptMode::None, "none"},
+                                                              {CkptMode::Full, "full"},
+                                                              {CkptMode::Selective, "selective"},
+                                                              {CkptMode::Offload, "offload"}});
+inline constexpr auto kOptimizerImpls =
+    make_enum_table<OptimizerImpl>({{OptimizerImpl::Foreach, "foreach"},
+                                    {OptimizerImpl::Fused, "fused"},
+                                    {OptimizerImpl::ForLoop, "for-loop"}});
+inline constexpr auto kLosses = make_enum_table<Loss>({{Loss::Upcast, "upcast"},
+                                                       {Loss::Bf16, "bf16"},
+                                                       {Loss::Chunked, "chunked"},
+                                                       {Loss::Fused, "fused"}});
 inline constexpr auto kLoraTargets = make_enum_table<LoraTarget>({{LoraTarget::Q, "q"},
                                                                   {LoraTarget::K, "k"},
                                                                   {LoraTarget::V, "v"},
@@ -109,6 +130,15 @@ inline std::string_view to_string(Parallel v) {
 }
 inline std::string_view to_string(Estimator v) {
     return kEstimators.name(v);
+}
+inline std::string_view to_string(CkptMode v) {
+    return kCkptModes.name(v);
+}
+inline std::string_view to_string(OptimizerImpl v) {
+    return kOptimizerImpls.name(v);
+}
+inline std::string_view to_string(Loss v) {
+    return kLosses.name(v);
 }
 inline std::string_view to_string(LoraTarget v) {
     return kLoraTargets.name(v);
@@ -174,13 +204,18 @@ struct Workload {
     MixedPrecision mixed = MixedPrecision::Amp;
     Optimizer optimizer = Optimizer::AdamW;
     bool optimizer_in_backward = false;
+    OptimizerImpl optimizer_impl = OptimizerImpl::Foreach;  // torch.optim's AdamW step
     std::int64_t batch = 1;
     std::int64_t seq = 0;     // training: tokens per sequence; inference: prompt + generated
     std::int64_t prompt = 0;  // inference only
     std::int64_t gen = 0;     // inference only
-    bool grad_ckpt = false;
+    bool grad_ckpt = false;   // any checkpointing: ckpt_mode != None
+    CkptMode ckpt_mode = CkptMode::None;
     std::int64_t grad_accum = 1;  // micro-batches per optimizer step
-    bool chunked_loss = false;    // cross-entropy over chunks of the logits (torchtune, litgpt)
+    Loss loss = Loss::Upcast;     // what the loss keeps of the logits (--loss, --chunked-loss)
+    // Every batch has the same shape (packed, or padded to a fixed length);
+    // false: padded to each batch's longest sample, the Hugging Face default.
+    bool packing = false;
     bool flash_attn = true;
     std::int64_t lora_rank = 0;
     std::vector<LoraTarget> lora_targets;

@@ -236,9 +236,14 @@ std::map<std::string, Pair> cases() {
                                 return c;
                             },
                             [] {
-                                return Case{w({{Field::Model, "1B"},
-                                               {Field::Method, "full"},
-                                               {Field::Optimizer, "paged-adamw-32bit"}})};
+                                // The same run with room for its paged state beside the rest.
+                                Case c{w({{Field::Model, "1B"},
+                                          {Field::Method, "full"},
+                                          {Field::Optimizer, "paged-adamw-32bit"}})};
+                                const MemoryEstimate est = estimate(c.workload);
+                                c.usable =
+                                    est.per_gpu_bytes + est.paged_optimizer_bytes + (1ULL << 30U);
+                                return c;
                             }};
     // 70B Q4_K_M with 40 of 80 layers on the card.
     const auto offloaded = [] {
