@@ -162,8 +162,7 @@ bool paged(Optimizer o) {
 // weights + gradients + 1.5 x the state; the fused kernel and the per-parameter
 // loop (one parameter's temporary at a time) add nothing measurable, and an
 // optimizer step inside backward (optimizer_in_bwd) steps one parameter at a
-// time. Returns what the step's peak adds over forward/backward (0 when
-// forward/backward is the higher), carried in the workspace component.
+// time. The step's peak, or 0 where no foreach temporary applies.
 double optimizer_step_peak(const Workload& w, const Components& c) {
     // DeepSpeed (zero2, zero3) steps with its own FusedAdam
     // (deepspeed/ops/adam/fused_adam.py), not torch.optim.
@@ -175,6 +174,9 @@ double optimizer_step_peak(const Workload& w, const Components& c) {
     const double buckets = w.gpus > 1 && w.parallel == Parallel::Ddp ? c.gradients : 0.0;
     return c.weights + c.adapters + c.gradients + buckets + 1.5 * c.optimizer;
 }
+// What the step's peak adds over forward/backward (0 when forward/backward is
+// the higher), carried in the workspace component so the components still add
+// up to the allocated peak.
 double optimizer_step_excess(const Workload& w, const Components& c) {
     const double step = optimizer_step_peak(w, c);
     double forward_backward = 0;
@@ -273,9 +275,10 @@ double loss_bytes_per_logit(const Workload& w) {
             return 3.0 * act;
         case Loss::Chunked:
             // torchtune CEWithChunkedOutputLoss ("only upcasting one chunk at a
-            // time") and litgpt's chunked_cross_entropy with lm_head_chunk_size
-            // keep the 16-bit logits; torchtune measured 8.1 GiB saved for 1.05e9
-            // logits against the upcast loss, about 8 bytes each.
+            // time") keeps the 16-bit logits; torchtune measured 8.1 GiB saved for
+            // 1.05e9 logits against the upcast loss, about 8 bytes each. (litgpt's
+            // chunked_cross_entropy is not this: its measured rows show ~16 bytes
+            // per logit, docs/memory-model.md.)
             return act;
         case Loss::Fused:
             // Fused linear-cross-entropy (Liger's LigerFusedLinearCrossEntropy,
