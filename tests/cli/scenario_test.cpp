@@ -4,6 +4,7 @@
 // workstation, server and cluster buyers; inference, LoRA, QLoRA and full
 // fine-tunes; engines; mixed boxes; budgets; launch commands.
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -715,4 +716,59 @@ TEST_CASE(
     const std::string sbatch = slurm.at("launch").at("config").at("text");
     CHECK_THAT(sbatch, Catch::Contains("#SBATCH --nodes=4"));
     CHECK_THAT(sbatch, Catch::Contains("#SBATCH --gpus-per-node=8"));
+}
+
+// ------------------------------------------------------- image and video (issue 17)
+
+TEST_CASE("scenario: SDXL at 1024 px takes one card of 16 GB or more and seconds per image") {
+    const auto doc = run_json({"--model", "sdxl", "--resolution", "1024x1024", "--batch", "1"});
+    const double need = doc.at("memory").at("per_gpu_bytes").get<double>();
+    // fp16 UNet 5.1 GB + text encoders 1.6 GB + an fp32 decode of 3.8 GB: 10-14 GiB.
+    CHECK(need > 10.0 * 1024 * 1024 * 1024);
+    CHECK(need < 14.0 * 1024 * 1024 * 1024);
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        CHECK(r.at("count") == 1);
+        CHECK(r.at("memory_bytes").get<double>() >= 15e9);
+        const double s = r.at("performance").at("seconds_per_image").get<double>();
+        CHECK(s > 1.0);
+        CHECK(s < 60.0);  // 50 steps on a current card: seconds, not minutes
+    }
+}
+
+TEST_CASE("scenario: FLUX dev in NF4 fits a 24 GB card and not a 12 GB one") {
+    CHECK(run_gpuadvise({"check", "--gpu", "rtx-4090", "--model", "flux-dev", "--quant", "nf4"})
+              .exit_code == 0);
+    CHECK(
+        run_gpuadvise({"check", "--gpu", "rtx-3060-12gb", "--model", "flux-dev", "--quant", "nf4"})
+            .exit_code == 1);
+    // bf16 FLUX (24 GB of transformer) needs a 32 GB+ card unless offloaded.
+    CHECK(run_gpuadvise({"check", "--gpu", "rtx-4090", "--model", "flux-dev"}).exit_code == 1);
+    CHECK(run_gpuadvise(
+              {"check", "--gpu", "rtx-4090", "--model", "flux-dev", "--cpu-offload", "sequential"})
+              .exit_code == 0);
+}
+
+TEST_CASE("scenario: ResNet-50 training at batch 256 is bandwidth-bound and faster on HBM") {
+    const auto doc = run_json({"--model", "resnet50", "--method", "full", "--batch", "256",
+                               "--rank-by", "speed", "--top", "3"});
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        CHECK(r.at("performance").at("bound") == "memory");
+        CHECK(r.at("memory_bandwidth_gbps").get<double>() >= 2000);
+    }
+}
+
+TEST_CASE("scenario: 12 AI video streams rule out GeForce cards (8 encode sessions)") {
+    const auto doc = run_json({"--task", "video", "--streams", "12", "--top", "5"});
+    for (const auto& r : top(doc, 5)) {
+        const std::string id = r.at("gpu").get<std::string>();
+        INFO(id);
+        // GeForce ids: nvidia-rtx-<digits>..., not the workstation -ada/-pro/-aNNNN boards.
+        const bool geforce = id.rfind("nvidia-rtx-", 0) == 0 && std::isdigit(id[11]) != 0 &&
+                             id.find("-ada") == std::string::npos;
+        CHECK_FALSE(geforce);
+    }
+    const auto a100 = run_gpuadvise({"check", "--task", "video", "--gpu", "a100-80gb-sxm"});
+    CHECK(a100.exit_code == 1);
 }
