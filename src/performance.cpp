@@ -339,8 +339,11 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
                                   weight_bytes_per_param(w.quant, w.precision, false);
     // A step reads every weight once; it is bound by FLOPs unless the batch
     // is tiny and the card's bandwidth small.
-    const double step =
-        std::max(samples * denoiser_flops(d, s.width, s.height) / rate, denoiser_bytes / bw);
+    // Quantized denoisers dequantize their weights in every matmul (the
+    // format's time factor of data/quants.json, as for training and prefill).
+    const double dequant = w.quant.format ? w.quant.format->dequant_time_factor : 1.0;
+    const double step = std::max(samples * denoiser_flops(d, s.width, s.height) / rate * dequant,
+                                 denoiser_bytes / bw);
     double encoders_flops = 0, encoders_bytes = 0;
     for (const TextEncoder& t : d.text_encoders) {
         encoders_flops += 2.0 * static_cast<double>(t.params) * static_cast<double>(t.tokens);
