@@ -109,6 +109,15 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
         if (*v && !std::isfinite(**v)) v->reset();
 }
 
+// The user's measured speed (gpuadvise calibrate) for workloads of the same key.
+void calibrate_rates(Performance& perf, const Workload& w) {
+    if (!w.calibration) return;
+    const auto m = match_calibration(*w.calibration, w);
+    if (!m || m->speed_records == 0) return;
+    scale_rates(perf, m->speed_factor);
+    perf.calibrated_from = m;
+}
+
 }  // namespace
 
 double platform_efficiency(const Gpu& gpu) {
@@ -435,6 +444,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
     if (w.is_fixed()) return perf;  // no model to time
     if (w.is_image()) {
         image_performance(perf, w, gpu, plan_links(gpu, w.gpus, host, network, per_node));
+        calibrate_rates(perf, w);
         return perf;
     }
     const auto tflops = compute_tflops(gpu, w);
@@ -551,6 +561,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
     }
 
     finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour);
+    calibrate_rates(perf, w);
     return perf;
 }
 
