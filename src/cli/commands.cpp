@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -375,6 +376,10 @@ int cmd_calibrate(Context& ctx) {
     double measured = 0;
     std::string measured_what;
     if (const auto& v = r.get(Field::MeasuredMemory)) {
+        const std::string_view t = trim(v->text);
+        if (!t.empty() && std::isdigit(static_cast<unsigned char>(t.back())) != 0)
+            throw InputError(fmt::format("{} {} has no unit; give a size like 16.4GiB or 17.6GB",
+                                         v->origin, quote(t)));
         measured = static_cast<double>(parse_bytes(v->text, v->origin));
         if (!metric) {
             metric = MemoryMetric::Allocated;
