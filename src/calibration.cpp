@@ -16,15 +16,14 @@
 namespace gpuadvise {
 namespace {
 
-constexpr double kMinFactor = 0.2, kMaxFactor = 5.0;
+// A measured run further than this from the estimate is more likely another
+// workload than a correction of this one (the memory bands' 10-90 % spread is
+// 0.86-1.22, docs/accuracy.md).
+constexpr double kMinFactor = 0.5, kMaxFactor = 2.0;
 
 double clamp_factor(double f) {
     if (!std::isfinite(f)) return 1.0;
     return std::clamp(f, kMinFactor, kMaxFactor);
-}
-
-double variable_bytes(const Components& c) {
-    return c.activations + c.logits + c.kv_cache + c.workspace;
 }
 
 bool is_time(SpeedUnit u) {
@@ -117,16 +116,25 @@ MeasuredSpeed parse_measured_speed(std::string_view text, std::string_view origi
 }
 
 std::string calibration_key(const Workload& w) {
+    // The same model in the same weight format on the same harness: what one
+    // measured run tells about the next runs of it (another batch, sequence
+    // or card). Across models, a source's rows disagree more than the run
+    // corrects (docs/accuracy.md, "Calibration from one measured run").
+    const std::string model =
+        fmt::format(":{}:{}", kQuantFamilies.name(w.quant.family()), w.model.params);
     if (w.is_image())
         return fmt::format("{}:{}", kImageFamilies.name(w.model.image->family),
-                           to_string(w.method));
+                           to_string(w.method)) +
+               model;
     if (!w.trains())
-        return fmt::format("inference:{}", w.engine ? w.engine->id : std::string_view("none"));
+        return fmt::format("inference:{}", w.engine ? w.engine->id : std::string_view("none")) +
+               model;
     return fmt::format("{}:{}:{}:{}", to_string(w.method), kLosses.name(w.loss),
-                       kOptimizerImpls.name(w.optimizer_impl), kCkptModes.name(w.ckpt_mode));
+                       kOptimizerImpls.name(w.optimizer_impl), kCkptModes.name(w.ckpt_mode)) +
+           model;
 }
 
-CalibrationRecord make_record(const Workload& w, const Components& c, const MemoryEstimate& m,
+CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m,
                               std::optional<MemoryMetric> metric, double measured_bytes,
                               const Performance* perf, std::optional<MeasuredSpeed> speed,
                               std::string_view gpu) {
@@ -140,25 +148,21 @@ CalibrationRecord make_record(const Workload& w, const Components& c, const Memo
         const double allocated = static_cast<double>(m.allocated_bytes);
         const double reserved = static_cast<double>(m.reserved_bytes);
         const double per_gpu = static_cast<double>(m.per_gpu_bytes);
-        const double variable = variable_bytes(c);
-        const double fixed = allocated - variable;
-        const double pool = std::max(reserved - allocated, 0.0);
         const double context = std::max(per_gpu - reserved, 0.0);
+        // The run's ratio to the estimate, outside the CUDA context: every
+        // component the framework allocates is scaled by it.
         switch (*metric) {
             case MemoryMetric::Allocated:
                 r.estimated_bytes = allocated;
-                r.memory_factor = variable > 0 ? (measured_bytes - fixed) / variable : 1.0;
+                r.memory_factor = measured_bytes / allocated;
                 break;
             case MemoryMetric::Reserved:
                 r.estimated_bytes = reserved;
-                r.memory_factor =
-                    variable + pool > 0 ? (measured_bytes - fixed) / (variable + pool) : 1.0;
+                r.memory_factor = measured_bytes / reserved;
                 break;
             case MemoryMetric::NvidiaSmi:
                 r.estimated_bytes = per_gpu;
-                r.memory_factor = variable + pool > 0
-                                      ? (measured_bytes - fixed - context) / (variable + pool)
-                                      : 1.0;
+                r.memory_factor = (measured_bytes - context) / reserved;
                 break;
         }
         r.memory_factor = clamp_factor(r.memory_factor);
@@ -253,11 +257,10 @@ std::optional<CalibrationMatch> match_calibration(const Calibration& c, const Wo
     return m;
 }
 
-void scale_variable_components(Components& c, double factor) {
-    c.activations *= factor;
-    c.logits *= factor;
-    c.kv_cache *= factor;
-    c.workspace *= factor;
+void scale_allocated_components(Components& c, double factor) {
+    for (double* v : {&c.weights, &c.text_encoders, &c.vae, &c.adapters, &c.gradients, &c.optimizer,
+                      &c.activations, &c.logits, &c.kv_cache, &c.workspace})
+        *v *= factor;
 }
 
 void scale_rates(Performance& p, double f) {

@@ -644,7 +644,7 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     const auto calibrated = w.calibration ? match_calibration(*w.calibration, w) : std::nullopt;
     if (w.is_image()) {
         image_components(w, c, trainable);
-        if (calibrated) scale_variable_components(c, calibrated->memory_factor);
+        if (calibrated) scale_allocated_components(c, calibrated->memory_factor);
         double allocated = 0;
         for (const auto& n : kComponentNames)
             if (n.member != &Components::runtime) allocated += c.*n.member;
@@ -668,7 +668,7 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     *paged_bytes /= shard(w, p, *trainable, c);
     c.workspace = std::max(c.workspace, 0.0);
     if (w.trains()) c.workspace += optimizer_step_excess(w, c);
-    if (calibrated) scale_variable_components(c, calibrated->memory_factor);
+    if (calibrated) scale_allocated_components(c, calibrated->memory_factor);
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
@@ -759,8 +759,7 @@ MemoryEstimate estimate(const Workload& w) {
         if (const auto m = match_calibration(*w.calibration, w); m && m->memory_records > 0) {
             e.calibrated = m;
             e.notes.push_back(fmt::format(
-                "calibrated from {} measured run{} in {}: activations, logits, KV cache and "
-                "workspace x{:.2f}",
+                "calibrated from {} measured run{} in {}: allocated components x{:.3f}",
                 m->memory_records, m->memory_records > 1 ? "s" : "", m->source, m->memory_factor));
             // The range a calibrated estimate keeps: bench/accuracy's spread of
             // the other rows of a source after calibrating on one of them.

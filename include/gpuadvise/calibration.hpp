@@ -2,12 +2,14 @@
 // Calibration from the user's own runs: `gpuadvise calibrate` compares a
 // measured peak (or speed) with the estimate for the same workload and card
 // and appends the correction to a calibration file (JSON Lines). Estimates
-// of workloads that exercise the same mechanisms (the same calibration key:
-// method, engine or training harness, model kind) then scale the components
-// the run measured: the shape-dependent ones (activations, logits, KV cache,
-// workspace and the allocator's pool), not the weights, gradients and
-// optimizer state, which are counted exactly. Unrelated workloads are left
-// alone. The core parses and applies; the CLI reads and writes the file.
+// of workloads with the same calibration key (the same model in the same
+// weight format, on the same engine or training harness) then scale every
+// component the framework allocates by the run's measured / estimated ratio
+// (the CUDA context stays); the allocator's pool follows from them. Scaling
+// only the shape-dependent components was tried and made the visible rows
+// worse: one run cannot tell which component its error sits in
+// (docs/accuracy.md). Unrelated workloads are left alone. The core parses
+// and applies; the CLI reads and writes the file.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,7 +59,7 @@ struct CalibrationRecord {
     std::string model, gpu;
     std::optional<MemoryMetric> metric;
     double measured_bytes = 0, estimated_bytes = 0;
-    double memory_factor = 1;  // applied to the shape-dependent components
+    double memory_factor = 1;  // applied to every component the framework allocates
     std::optional<SpeedUnit> speed_unit;
     double measured_speed = 0, estimated_speed = 0;
     double speed_factor = 1;  // applied to rates (times divided)
@@ -73,10 +75,10 @@ struct Calibration {
 // implementation, checkpointing), or the image family.
 std::string calibration_key(const Workload& w);
 
-// Factors a record derives: solves measured = fixed + factor x variable for
-// the metric's components; clamped to [0.2, 5] (a larger miss is not a
-// calibration but a different workload).
-CalibrationRecord make_record(const Workload& w, const Components& c, const MemoryEstimate& m,
+// Factors a record derives: measured / estimated for the metric (outside the
+// CUDA context for nvidia-smi), clamped to [0.5, 2] (a larger miss is not a
+// calibration but a different workload); the same for the speed.
+CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m,
                               std::optional<MemoryMetric> metric, double measured_bytes,
                               const Performance* perf, std::optional<MeasuredSpeed> speed,
                               std::string_view gpu);
@@ -94,9 +96,9 @@ struct CalibrationMatch {
 };
 std::optional<CalibrationMatch> match_calibration(const Calibration& c, const Workload& w);
 
-// Scales the shape-dependent components in place (the memory model calls it
+// Scales every allocated component in place (the memory model calls it
 // before the allocator's pool is derived).
-void scale_variable_components(Components& c, double factor);
+void scale_allocated_components(Components& c, double factor);
 // Scales every rate of `p` by `factor` and divides its times.
 void scale_rates(Performance& p, double factor);
 

@@ -406,11 +406,9 @@ int cmd_calibrate(Context& ctx) {
     const auto cards = target_cards(ctx, w);
     const RankOptions options = rank_options(r, w);
     const Recommendation rec = evaluate_box(w, cards, options);
-    double trainable = 0, paged = 0;
-    const Components c = component_bytes(w, &trainable, &paged);
     const MemoryEstimate m = estimate(w);
     const CalibrationRecord record =
-        make_record(w, c, m, metric, measured, &rec.performance, speed, plan_label(rec));
+        make_record(w, m, metric, measured, &rec.performance, speed, plan_label(rec));
     std::string path;
     if (const auto& v = r.get(Field::Calibration))
         path = v->text;
@@ -439,8 +437,7 @@ int cmd_calibrate(Context& ctx) {
                                   plan_label(rec), record.key);
     if (record.metric)
         out += fmt::format(
-            "  memory   measured {} ({}, {}) vs estimated {}: activations, logits, KV cache and "
-            "workspace x{:.2f}\n",
+            "  memory   measured {} ({}, {}) vs estimated {}: allocated components x{:.3f}\n",
             format_gib(static_cast<std::uint64_t>(record.measured_bytes)),
             kMemoryMetrics.name(*record.metric), measured_what,
             format_gib(static_cast<std::uint64_t>(record.estimated_bytes)), record.memory_factor);

@@ -292,7 +292,7 @@ TEST_CASE("calibrate records a run and later estimates of the same kind use it")
     args.push_back(file);
     const auto cal = gpuadvise(args);
     REQUIRE(cal.exit_code == 0);
-    CHECK_THAT(cal.out, Catch::Contains("x0."));
+    CHECK_THAT(cal.out, Catch::Contains("allocated components x0."));
     // The same workload now estimates the measured peak and speed.
     auto est = work;
     est.insert(est.begin(), "estimate");

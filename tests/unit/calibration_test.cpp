@@ -21,9 +21,7 @@ Workload lora8b(const char* batch = "4") {
 }
 
 CalibrationRecord record_for(const Workload& w, double measured, MemoryMetric metric) {
-    double trainable = 0, paged = 0;
-    const Components c = component_bytes(w, &trainable, &paged);
-    return make_record(w, c, estimate(w), metric, measured, nullptr, std::nullopt, "test-card");
+    return make_record(w, estimate(w), metric, measured, nullptr, std::nullopt, "test-card");
 }
 
 }  // namespace
@@ -38,20 +36,21 @@ TEST_CASE("measured speeds read with their unit and refuse a bare number") {
     CHECK_THROWS_AS(parse_measured_speed("-3tok/s", "--measured-speed"), InputError);
 }
 
-TEST_CASE("a calibration record solves for the shape-dependent components") {
+TEST_CASE("a calibration record is the measured over estimated ratio, clamped") {
     const Workload w = lora8b();
     const MemoryEstimate m = estimate(w);
     // Measuring exactly the estimate gives a factor of 1.
     CHECK(record_for(w, static_cast<double>(m.allocated_bytes), MemoryMetric::Allocated)
               .memory_factor == Approx(1.0));
-    // 1 GiB less than estimated shrinks only the shape-dependent part.
     const CalibrationRecord r =
-        record_for(w, static_cast<double>(m.allocated_bytes) - static_cast<double>(kGiB),
-                   MemoryMetric::Allocated);
-    CHECK(r.memory_factor < 1.0);
+        record_for(w, static_cast<double>(m.allocated_bytes) * 0.9, MemoryMetric::Allocated);
+    CHECK(r.memory_factor == Approx(0.9));
     CHECK(r.key == calibration_key(w));
+    // A reserved peak is compared with the reserved estimate.
+    CHECK(record_for(w, static_cast<double>(m.reserved_bytes), MemoryMetric::Reserved)
+              .memory_factor == Approx(1.0));
     // An absurd measurement is clamped, not trusted.
-    CHECK(record_for(w, 1.0, MemoryMetric::Allocated).memory_factor == Approx(0.2));
+    CHECK(record_for(w, 1.0, MemoryMetric::Allocated).memory_factor == Approx(0.5));
 }
 
 TEST_CASE("calibration corrects workloads of the same key and leaves others alone") {
@@ -66,13 +65,17 @@ TEST_CASE("calibration corrects workloads of the same key and leaves others alon
     CHECK(std::fabs(static_cast<double>(after.allocated_bytes) - measured) < 0.01 * measured);
     REQUIRE(after.calibrated);
     CHECK(after.calibrated->memory_records == 1);
-    CHECK(after.get(&Components::weights) == before.get(&Components::weights));
-    // A longer batch of the same harness is corrected too, by the same factor.
+    // A longer batch of the same model and harness is corrected too.
     Workload longer = lora8b("8");
     const std::uint64_t plain = estimate(longer).allocated_bytes;
     longer.calibration = &cal;
     CHECK(estimate(longer).allocated_bytes < plain);
-    // Inference (another key) is not touched.
+    // Another model on the same harness, and inference, are other keys: untouched.
+    Workload other = test::workload({{Field::Model, "qwen2.5-7b"}, {Field::Method, "lora"}},
+                                    embedded::model_presets());
+    const std::uint64_t other_plain = estimate(other).allocated_bytes;
+    other.calibration = &cal;
+    CHECK(estimate(other).allocated_bytes == other_plain);
     Workload serve = test::workload({{Field::Model, "llama-3.1-8b"}}, embedded::model_presets());
     const std::uint64_t serve_plain = estimate(serve).per_gpu_bytes;
     serve.calibration = &cal;
