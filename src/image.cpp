@@ -10,15 +10,18 @@
 namespace gpuadvise {
 namespace {
 
-std::vector<std::int64_t> int_list(json::ObjectReader& r, std::string_view key, std::int64_t max) {
+std::vector<std::int64_t> int_list(json::ObjectReader& r, std::string_view key, std::int64_t max,
+                                   bool zero_ok = false) {
     std::vector<std::int64_t> out;
     const auto v = r.get(key);
     if (!v) return out;
     if (!v->is_array()) r.fail(key, "must be an array of positive integers");
     for (const json::Value x : v->items()) {
         const auto n = x.int64();
-        if (!n || *n < 1 || *n > max)
-            r.fail(key, fmt::format("must hold integers from 1 to {} (got {})", max, x.dump()));
+        const std::int64_t lowest = zero_ok ? 0 : 1;
+        if (!n || *n < lowest || *n > max)
+            r.fail(key,
+                   fmt::format("must hold integers from {} to {} (got {})", lowest, max, x.dump()));
         out.push_back(*n);
     }
     return out;
@@ -70,6 +73,12 @@ ImageModel image_model_from_json(json::Value value, ImageFamily kind, std::strin
         d.attention_level =
             r.integer("attention_level", 0, static_cast<std::int64_t>(d.unet_channels.size()) - 1);
         d.attention_heads = r.integer("attention_heads", 1, 1024);
+        d.attention_layers = int_list(r, "attention_layers", 10000, true);
+        d.level_heads = int_list(r, "level_heads", 10000, true);
+        if (d.attention_layers.size() != d.level_heads.size() ||
+            (!d.attention_layers.empty() && d.attention_layers.size() != d.unet_channels.size()))
+            r.fail("attention_layers",
+                   "attention_layers and level_heads give one entry per level of unet_channels");
     } else {
         d.hidden = r.integer("hidden", 1, 1'000'000);
         d.blocks = r.integer("blocks", 1, 10'000);
@@ -145,6 +154,24 @@ double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t 
     // the text; self attention over the image tokens only.
     return 2.0 * per_token * n + 2.0 * blocks * (2.0 * h * h) * (n + t) + 4.0 * blocks * n * n * h +
            4.0 * blocks * n * t * h;
+}
+
+double attention_score_elements(const DiffusionModel& d, std::int64_t width, std::int64_t height) {
+    if (d.denoiser == DenoiserKind::Dit) {
+        const double n = static_cast<double>(image_tokens(d, width, height));
+        const double t = static_cast<double>(text_tokens(d));
+        const double per_head = d.joint_attention ? (n + t) * (n + t) : n * n + n * t;
+        return static_cast<double>(d.blocks) * static_cast<double>(d.heads) * per_head;
+    }
+    double tokens = static_cast<double>(std::max<std::int64_t>(width / d.downsample, 1)) *
+                    static_cast<double>(std::max<std::int64_t>(height / d.downsample, 1));
+    double e = 0;
+    for (std::size_t l = 0; l < d.attention_layers.size(); ++l) {
+        e += static_cast<double>(d.attention_layers[l]) * static_cast<double>(d.level_heads[l]) *
+             tokens * tokens;
+        tokens /= 4.0;
+    }
+    return e;
 }
 
 double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height) {

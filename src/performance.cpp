@@ -351,8 +351,14 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
     // Quantized denoisers dequantize their weights in every matmul (the
     // format's time factor of data/quants.json, as for training and prefill).
     const double dequant = w.quant.format ? w.quant.format->dequant_time_factor : 1.0;
-    const double step = std::max(samples * denoiser_flops(d, s.width, s.height) / rate * dequant,
-                                 denoiser_bytes / bw);
+    double step = std::max(samples * denoiser_flops(d, s.width, s.height) / rate * dequant,
+                           denoiser_bytes / bw);
+    // Eager attention materialises every score matrix: fp16 scores written
+    // and read by the softmax, its fp32 upcast written and read (diffusers'
+    // attention processors upcast the softmax for SD), the fp16
+    // probabilities written and read by the product with V: 16 bytes per
+    // score element, at the card's bandwidth.
+    if (!w.flash_attn) step += samples * attention_score_elements(d, s.width, s.height) * 16.0 / bw;
     double encoders_flops = 0, encoders_bytes = 0;
     for (const TextEncoder& t : d.text_encoders) {
         encoders_flops += 2.0 * static_cast<double>(t.params) * static_cast<double>(t.tokens);

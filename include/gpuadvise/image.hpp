@@ -50,6 +50,9 @@ struct DiffusionModel {
     std::vector<std::int64_t> unet_channels;  // per level, full latent resolution first
     std::int64_t attention_level = 0;         // first level with self-attention
     std::int64_t attention_heads = 0;         // at that level
+    // Self-attention layers and heads per level (for eager attention's
+    // score-matrix traffic); empty when the preset does not state them.
+    std::vector<std::int64_t> attention_layers, level_heads;
     // DiT: the transformer's shape. Joint attention (MMDiT: SD3, FLUX) runs
     // image and text tokens through one attention; cross attention (PixArt)
     // attends from image tokens to the text.
@@ -93,6 +96,10 @@ ImageModel image_model_from_json(json::Value value, ImageFamily kind, std::strin
 std::int64_t image_tokens(const DiffusionModel& d, std::int64_t width, std::int64_t height);
 std::int64_t text_tokens(const DiffusionModel& d);
 
+// Elements of the attention score matrices of one denoiser forward of one
+// latent (every head of every self-attention layer): what eager attention
+// writes and reads that fused attention does not.
+double attention_score_elements(const DiffusionModel& d, std::int64_t width, std::int64_t height);
 // FLOPs of one denoiser forward of one latent; of one VAE decode of one image.
 double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height);
 double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height);
