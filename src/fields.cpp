@@ -83,7 +83,9 @@ const std::vector<FieldSpec>& table() {
          "What to do with the model", "inference", Applies::Model, false, false,
          choices_of<kMethods>},
         {Field::Precision, "--precision", "", "precision", FieldKind::Value, kWorkloadGroup,
-         "DTYPE", "Compute dtype",
+         "DTYPE",
+         "Compute dtype; fp8 is FP8 training (Transformer Engine on Ada/Hopper, MXFP8 on "
+         "Blackwell), FP8 serving is --quant fp8",
          "bf16; fp16 for qlora, the compute dtype of the document's §4 recipe", Applies::Model,
          false, false, choices_of<kPrecisions>},
         {Field::Quant, "--quant", "", "quant", FieldKind::Value, kWorkloadGroup, "FORMAT",

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/performance.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
@@ -42,6 +43,7 @@ double memory_fraction(const Recommendation& rec) {
 std::string dtype_name(Precision p) {
     switch (p) {
         case Precision::Bf16:
+        case Precision::Fp8:  // FP8 training only; its 16-bit dtype is bf16
             return "bfloat16";
         case Precision::Fp16:
             return "float16";
@@ -268,6 +270,8 @@ std::string precision_flag(const Workload& w) {
             return "bf16";
         case Precision::Fp16:
             return "fp16";
+        case Precision::Fp8:
+            return "fp8";  // accelerate's mixed_precision: fp8 (Transformer Engine or torchao)
         case Precision::Fp32:
             return "no";
     }
@@ -279,7 +283,8 @@ std::string deepspeed_json(const Workload& w, int stage) {
         "{{\n  \"train_micro_batch_size_per_gpu\": {},\n  \"gradient_accumulation_steps\": 1,\n",
         w.batch);
     s += fmt::format("  \"bf16\": {{\"enabled\": {}}},\n  \"fp16\": {{\"enabled\": {}}},\n",
-                     w.precision == Precision::Bf16, w.precision == Precision::Fp16);
+                     w.precision == Precision::Bf16 || w.precision == Precision::Fp8,
+                     w.precision == Precision::Fp16);
     s += fmt::format("  \"zero_optimization\": {{\n    \"stage\": {},\n", stage);
     s += "    \"overlap_comm\": true,\n    \"contiguous_gradients\": true";
     if (stage == 3) s += ",\n    \"stage3_gather_16bit_weights_on_model_save\": true";
@@ -339,6 +344,10 @@ void train_deepspeed(Launch& l, const Workload& w, const Recommendation& rec) {
                   "--deepspeed ds_config.json",
                   rec.nodes, per_node(rec))
             : fmt::format("deepspeed --num_gpus {} train.py --deepspeed ds_config.json", rec.count);
+    if (w.precision == Precision::Fp8)
+        l.notes.emplace_back(
+            "DeepSpeed's config has no FP8 switch: train.py runs the linear layers under "
+            "Transformer Engine's te.fp8_autocast (bf16 is the config's dtype)");
 }
 
 void train_torchrun(Launch& l, const Workload& w, const Recommendation& rec) {
@@ -358,6 +367,11 @@ void train_torchrun(Launch& l, const Workload& w, const Recommendation& rec) {
             "optimizer = {3}(model.parameters())\n",
             dt, rec.strategy == Parallel::Zero2 ? "False" : "True", w.grad_ckpt ? "True" : "False",
             optimizer_names(w.optimizer).torch);
+        if (w.precision == Precision::Fp8)
+            l.config.insert(l.config.find("mp_policy"),
+                            "# FP8 matmuls: torchao.float8, before fully_shard\n"
+                            "convert_to_float8_training(model, module_filter_fn=lambda m, fqn: "
+                            "fqn != \"output\")\n");
     }
 }
 
@@ -386,6 +400,9 @@ void train_axolotl(Launch& l, const Workload& w, const Recommendation& rec) {
     l.config = std::move(y);
     l.command = "axolotl train gpuadvise.yml";
     l.notes.emplace_back("add your datasets: and output_dir: to gpuadvise.yml");
+    if (w.precision == Precision::Fp8)
+        l.notes.emplace_back(
+            "FP8 is not set here (bf16 is): --emit accelerate writes mixed_precision: fp8");
     if (rec.count > 1 && rec.strategy == Parallel::Fsdp)
         l.notes.emplace_back(
             "fsdp_transformer_layer_cls_to_wrap names the model's decoder layer class");
@@ -408,6 +425,8 @@ void train_torchtune(Launch& l, const Workload& w, const Recommendation& rec) {
     c += fmt::format(" optimizer._component_={}", optimizer_names(w.optimizer).torch);
     l.command = std::move(c);
     l.notes.emplace_back("<model>/... is the recipe config for your model ('tune ls' lists them)");
+    if (w.precision == Precision::Fp8)
+        l.notes.emplace_back("the recipe trains in bf16: torchtune's recipes have no FP8 switch");
 }
 
 // Megatron-LM's pretrain_gpt.py with the plan's layout: data parallel over
@@ -428,6 +447,14 @@ void train_megatron(Launch& l, const Workload& w, const Recommendation& rec) {
     c += fmt::format(" --micro-batch-size {} --global-batch-size {}", w.batch,
                      w.batch * w.grad_accum * rec.count);
     c += w.precision == Precision::Fp16 ? " --fp16" : " --bf16";
+    // NeMo's recipes: hybrid (E4M3 forward, E5M2 gradients) with per-tensor
+    // current scaling, or MXFP8 on Blackwell (bf16_with_fp8_current_scaling_mixed,
+    // bf16_with_mxfp8_mixed).
+    if (w.precision == Precision::Fp8)
+        c += fmt::format(" --fp8-format hybrid --fp8-recipe {}",
+                         fp8_training_recipe(*rec.gpu).value_or("").starts_with("MXFP8")
+                             ? "mxfp8"
+                             : "tensorwise");
     if (rec.strategy == Parallel::Fsdp || rec.strategy == Parallel::Zero3)
         c += " --use-torch-fsdp2";
     else if (rec.count > 1)

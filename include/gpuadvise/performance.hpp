@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -101,6 +102,13 @@ bool platform_calibrated(const Gpu& gpu);
 std::optional<double> precision_tflops(const Gpu& gpu, Precision precision);
 // Dense tensor throughput at the workload's compute precision, in TFLOPS.
 std::optional<double> compute_tflops(const Gpu& gpu, const Workload& workload);
+
+// FP8 training (--precision fp8) on a card: the recipe that runs there
+// (Transformer Engine FP8 on Ada and Hopper, MXFP8 on Blackwell, ROCm's
+// Transformer Engine on CDNA3/4, Intel Gaudi's on Gaudi 2/3), or nullopt.
+std::optional<std::string_view> fp8_training_recipe(const Gpu& gpu);
+// Why a card cannot train in FP8, one line with the fix ("" when it can).
+std::string fp8_training_refusal(const Gpu& gpu);
 
 // Training efficiency (model FLOPs utilisation) for a hidden width: small
 // matrices keep tensor cores less busy. Fitted on bench/data (see the doc).

@@ -694,7 +694,9 @@ TEST_CASE(
                                            "--use-distributed-optimizer",
                                            "--overlap-grad-reduce",
                                            "--recompute-granularity",
-                                           "--recompute-method"};
+                                           "--recompute-method",
+                                           "--fp8-format",
+                                           "--fp8-recipe"};
     const auto doc =
         run_json({"estimate", "--model", "13B", "--method", "full", "--gpu", "h100-sxm5", "--gpus",
                   "32", "--grad-accum", "4", "--emit", "megatron"});
@@ -709,6 +711,23 @@ TEST_CASE(
         ++flags;
     }
     CHECK(flags >= 10);
+    // FP8 (issue 16): NeMo's current-scaling recipe on Hopper, MXFP8 on Blackwell.
+    for (const auto& [gpu, recipe] :
+         {std::pair<std::string, std::string>{"h100-sxm5", "tensorwise"}, {"b200", "mxfp8"}}) {
+        const std::string fp8 =
+            run_json({"estimate", "--model", "13B", "--method", "full", "--gpu", gpu, "--gpus",
+                      "32", "--precision", "fp8", "--emit", "megatron"})
+                .at("launch")
+                .at("command");
+        CHECK_THAT(fp8, Catch::Contains("--bf16 --fp8-format hybrid --fp8-recipe " + recipe));
+        const std::string tail = fp8.substr(fp8.find("pretrain_gpt.py"));
+        for (std::size_t at = tail.find(" --"); at != std::string::npos;
+             at = tail.find(" --", at + 1)) {
+            const std::string flag = tail.substr(at + 1, tail.find(' ', at + 1) - at - 1);
+            INFO(flag);
+            CHECK(documented.count(flag) == 1);
+        }
+    }
     CHECK_THAT(cmd, Catch::StartsWith("torchrun --nnodes 4 --nproc-per-node 8"));
     CHECK_THAT(cmd, Catch::Contains("--global-batch-size " + std::to_string(4 * 4 * 32)));
     const auto slurm = run_json({"estimate", "--model", "13B", "--method", "full", "--gpu",
@@ -716,6 +735,44 @@ TEST_CASE(
     const std::string sbatch = slurm.at("launch").at("config").at("text");
     CHECK_THAT(sbatch, Catch::Contains("#SBATCH --nodes=4"));
     CHECK_THAT(sbatch, Catch::Contains("#SBATCH --gpus-per-node=8"));
+}
+
+TEST_CASE(
+    "scenario: --precision fp8 ranks only cards with an FP8 training path and says why an A100 "
+    "is refused") {
+    const auto doc =
+        run_json({"--model", "8B", "--method", "full", "--precision", "fp8", "--top", "40"});
+    CHECK(doc.at("workload").at("precision") == "fp8");
+    for (const auto& r : doc.at("recommendations")) {
+        const std::string id = r.at("gpu");
+        INFO(id);
+        const bool old_card = id.find("a100") != std::string::npos ||
+                              id.find("v100") != std::string::npos ||
+                              id.find("rtx-3090") != std::string::npos;
+        if (old_card) {
+            CHECK(r.at("fits") == false);
+            CHECK(r.at("rules_fired").at(0).at("id") == "precision-fp8");
+        }
+    }
+    CHECK(top(doc, 1).front().at("fits") == true);
+    const auto both = run_json({"compare", "a100-80gb-sxm", "h100-sxm5", "--model", "1B",
+                                "--method", "full", "--precision", "fp8"});
+    const auto& a100 = both.at("recommendations").at(0);
+    CHECK(a100.at("fits") == false);
+    CHECK(a100.at("rules_fired").at(0).at("id") == "precision-fp8");
+    CHECK_THAT(a100.at("reasons").at(0).get<std::string>(), Catch::Contains("no FP8 tensor cores"));
+    CHECK(both.at("recommendations").at(1).at("fits") == true);
+    // FP8 is faster than bf16 on the same H100 plan, and MFU is on the bf16 scale.
+    const auto rate = [](const char* precision) {
+        return run_json({"estimate", "--model", "8B", "--method", "full", "--gpu", "h100-sxm5",
+                         "--gpus", "8", "--seq", "8192", "--batch", "1", "--precision", precision})
+            .at("plan")
+            .at("performance");
+    };
+    const auto bf16 = rate("bf16"), fp8 = rate("fp8");
+    CHECK(fp8.at("train_tokens_per_s").get<double>() >
+          1.15 * bf16.at("train_tokens_per_s").get<double>());
+    CHECK(fp8.at("mfu").get<double>() < 1.0);
 }
 
 // ------------------------------------------------------- image and video (issue 17)
