@@ -192,6 +192,10 @@ const std::vector<FieldSpec>& table() {
         // --- the job --------------------------------------------------------------
         {Field::Tokens, "--tokens", "", "tokens", FieldKind::Value, kJobGroup, "N",
          "Job size: training tokens (or tokens to generate), e.g. 2B", "", Applies::Model},
+        {Field::Chinchilla, "--chinchilla", "", "chinchilla", FieldKind::Switch, kJobGroup, "",
+         "Job size: 20 training tokens per parameter, the compute-optimal size of Hoffmann et al. "
+         "2022 (instead of --tokens)",
+         "off", Applies::Training},
         {Field::Steps, "--steps", "", "steps", FieldKind::Value, kJobGroup, "N",
          "Job size: optimizer steps of one micro-batch per GPU; for image generation the "
          "denoising steps per image",
@@ -357,6 +361,7 @@ bool applies_to_images(Field f) {
         case Field::OptimizerInBackward:
         case Field::DoubleQuant:
         case Field::Tokens:
+        case Field::Chinchilla:
         case Field::DatasetTokens:
         case Field::Epochs:
         case Field::HfConfig:

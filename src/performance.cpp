@@ -102,6 +102,8 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
     if (!job_tokens && job.epochs && job.dataset_tokens)
         job_tokens = *job.epochs * *job.dataset_tokens;
     if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
+    if (!job_tokens && job.chinchilla && w.trains())
+        job_tokens = kChinchillaTokensPerParam * static_cast<double>(w.model.params);
     const double watts = tdp_watts * job.utilisation;
     double hourly = 0;
     if (job.cloud_price_per_gpu_hour) {
@@ -115,15 +117,18 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
     if (!w.trains() && hourly > 0 && tokens_per_hour > 0)
         perf.usd_per_million_tokens = hourly / tokens_per_hour * 1e6;
     if (job_tokens) {
+        perf.job_tokens = job_tokens;
         perf.job_hours = *job_tokens / *rate / 3600.0;
+        perf.days = *perf.job_hours / 24.0;
         perf.gpu_hours = *perf.job_hours * n;
         if (watts > 0) perf.energy_kwh = watts / 1000.0 * *perf.job_hours;
         if (hourly > 0) perf.job_cost_usd = hourly * *perf.job_hours;
     }
     // Every figure is finite or absent: an overflow is not a number to print.
-    for (auto* v : {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
-                    &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh,
-                    &perf.usd_per_million_tokens, &perf.mfu, &perf.gpu_hours})
+    for (auto* v :
+         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
+          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens,
+          &perf.mfu, &perf.gpu_hours, &perf.job_tokens, &perf.days})
         if (*v && !std::isfinite(**v)) v->reset();
 }
 

@@ -61,6 +61,7 @@ enum class Field : std::uint8_t {
     Codec,
     // the job: time and cost
     Tokens,
+    Chinchilla,
     Steps,
     Epochs,
     DatasetTokens,

@@ -20,9 +20,17 @@
 
 namespace gpuadvise {
 
+// --chinchilla: the compute-optimal training set of Hoffmann et al. 2022
+// ("Training Compute-Optimal Large Language Models", arXiv 2203.15556):
+// about 20 tokens per parameter (Chinchilla: 70B parameters, 1.4T tokens).
+// Applied to the total parameter count (for MoE models a convention: the
+// paper fits dense models).
+inline constexpr double kChinchillaTokensPerParam = 20.0;
+
 // What a job is, for time and cost (all optional; without them only rates are reported).
 struct JobOptions {
     std::optional<double> tokens;  // training tokens, or tokens to generate
+    bool chinchilla = false;       // tokens = kChinchillaTokensPerParam x parameters
     std::optional<double> steps;   // optimizer steps (of --grad-accum micro-batches per GPU)
     std::optional<double> epochs;  // with dataset_tokens
     std::optional<double> dataset_tokens;
@@ -73,6 +81,10 @@ struct Performance {
     // over the plan's dense peak at the compute precision; GPU-hours of the job.
     std::optional<double> mfu;
     std::optional<double> gpu_hours;
+    // The job's size in tokens (from --tokens, --chinchilla, --steps or the
+    // dataset) and its wall-clock days.
+    std::optional<double> job_tokens;
+    std::optional<double> days;
     CostBasis cost_basis = CostBasis::None;
     // measured / estimate at p10 and p90 of the phase's validation rows
     // (data/error_bands.json), for the range of each rate.

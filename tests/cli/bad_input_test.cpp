@@ -172,6 +172,10 @@ std::vector<Case> cases() {
          "--vram sets one card's memory"},
         {{m, "70B", "--method", "full", "--max-gpus", "64", "--network", "ib-ndrr"}, "ib-ndr"},
         {{m, "8B", "--emit", "vllm", "--method", "lora"}, "--emit vllm serves a model"},
+        // --chinchilla (issue 16)
+        {{m, "8B", "--method", "full", "--chinchilla", "--tokens", "1T"},
+         "give the job size once: --tokens, --chinchilla"},
+        {{m, "8B", "--chinchilla"}, "--chinchilla applies to training"},
         // FP8 training (issue 16)
         {{m, "8B", "--precision", "fp8"}, "for FP8 inference use --quant fp8"},
         {{m, "8B", "--method", "qlora", "--precision", "fp8"}, "--precision fp8 does not apply"},

@@ -775,6 +775,20 @@ TEST_CASE(
     CHECK(fp8.at("mfu").get<double>() < 1.0);
 }
 
+TEST_CASE("scenario: the chinchilla job size is 20 tokens per parameter of a 405B run") {
+    const auto perf = run_json({"estimate", "--model", "llama-3.1-405b", "--method", "full",
+                                "--gpu", "h100-sxm5", "--gpus", "16384", "--chinchilla"})
+                          .at("plan")
+                          .at("performance");
+    const double tokens = perf.at("job_tokens").get<double>();
+    CHECK(tokens > 20 * 400e9);
+    CHECK(tokens < 20 * 410e9);
+    CHECK(perf.at("days").get<double>() ==
+          Approx(perf.at("job_hours").get<double>() / 24).epsilon(0.01));
+    CHECK(perf.at("gpu_hours").get<double>() ==
+          Approx(perf.at("job_hours").get<double>() * 16384).epsilon(0.01));
+}
+
 // ------------------------------------------------------- image and video (issue 17)
 
 TEST_CASE("scenario: SDXL at 1024 px takes one card of 16 GB or more and seconds per image") {

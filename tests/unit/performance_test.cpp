@@ -236,3 +236,21 @@ TEST_CASE("FP8 training has no rate on a card without an FP8 path") {
               ->starts_with("MXFP8"));
     CHECK_FALSE(fp8_training_recipe(resolve_gpu(embedded::catalog(), "rx-9070-xt", "test")));
 }
+
+TEST_CASE("chinchilla job size: 20 tokens per parameter through the same path as --tokens") {
+    const Workload w = make({{Field::Model, "8B"}, {Field::Method, "lora"}});
+    JobOptions chinchilla;
+    chinchilla.chinchilla = true;
+    JobOptions tokens;
+    tokens.tokens = 20 * 8e9;
+    const Performance c =
+        estimate_performance(w, estimate_memory(w), round_card(), chinchilla, 1e4);
+    const Performance t = estimate_performance(w, estimate_memory(w), round_card(), tokens, 1e4);
+    REQUIRE(c.job_tokens);
+    CHECK(*c.job_tokens == Approx(160e9));
+    CHECK(*c.job_hours == Approx(*t.job_hours));
+    CHECK(*c.days == Approx(*c.job_hours / 24));
+    CHECK(*c.gpu_hours == Approx(*t.gpu_hours));
+    CHECK(*c.energy_kwh == Approx(*t.energy_kwh));
+    CHECK(*c.job_cost_usd == Approx(*t.job_cost_usd));
+}
