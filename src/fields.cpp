@@ -208,6 +208,10 @@ const std::vector<FieldSpec>& table() {
          kJobGroup, "Y", "Purchase price spread over this many years", "3", Applies::Model, true},
         {Field::KwhPrice, "--kwh-price", "", "kwh_price", FieldKind::Value, kJobGroup, "USD",
          "Energy price per kWh", "0.15", Applies::Model, true},
+        {Field::Pue, "--pue", "", "pue", FieldKind::Value, kJobGroup, "X",
+         "Power usage effectiveness of the facility (total over IT power, 1.0 to 3.0): scales the "
+         "job's energy and its energy cost",
+         "1.56 (Uptime Institute's 2024 survey average; data/energy.json)", Applies::Model, true},
         {Field::CloudPrice, "--cloud-price-per-gpu-hour", "", "cloud_price_per_gpu_hour",
          FieldKind::Value, kJobGroup, "USD", "Rent instead of buy: USD per GPU-hour", "",
          Applies::Model, true},

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gpuadvise/bands.hpp"
+#include "gpuadvise/energy.hpp"
 
 namespace gpuadvise {
 namespace {
@@ -76,10 +77,13 @@ constexpr double kFp8GemmReach = 0.965;
 constexpr double kFp8CastBytes = 3.0;
 constexpr double kCastBandwidthShare = 0.8;
 
-// Time, energy and cost of a job from the plan's rate; `watts` is the plan's
-// cards at full TDP. Clears rates that are not finite.
+// Time, energy and cost of a job from the plan's rate. The IT load is the
+// plan's cards at `tdp_watts` and its hosts at `host_watts` (their maximum
+// draw), both at the job's utilisation, plus the fabric's `fabric_watts`; the
+// facility multiplies it by its PUE. Clears rates that are not finite.
 void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
-                std::optional<double> price_usd, double tdp_watts, double tokens_per_hour) {
+                std::optional<double> price_usd, double tdp_watts, double tokens_per_hour,
+                double host_watts = 0, double fabric_watts = 0) {
     const auto band = [](BandQuantity q) -> std::optional<std::pair<double, double>> {
         if (const ErrorBand* b = error_bands().find(q, "all")) return std::pair{b->low, b->high};
         return std::nullopt;
@@ -104,7 +108,10 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
     if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
     if (!job_tokens && job.chinchilla && w.trains())
         job_tokens = kChinchillaTokensPerParam * static_cast<double>(w.model.params);
-    const double watts = tdp_watts * job.utilisation;
+    const double pue = job.pue.value_or(energy_data().pue);
+    const double it_watts = (tdp_watts + host_watts) * job.utilisation + fabric_watts;
+    const double watts = it_watts * pue;
+    if (watts > 0) perf.pue = pue;
     double hourly = 0;
     if (job.cloud_price_per_gpu_hour) {
         hourly = *job.cloud_price_per_gpu_hour * n;
@@ -661,7 +668,16 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         perf.mfu = *perf.train_tokens_per_s * model_flops / (n * *tflops * 1e12);
     }
 
-    finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour);
+    // The hosts: one platform per node of a multi-node plan, else the one box.
+    double host_watts = 0, fabric_watts = 0;
+    if (host) {
+        const bool multi = network && per_node > 0 && w.gpus > per_node;
+        const double nodes = multi ? std::ceil(n / static_cast<double>(per_node)) : 1.0;
+        host_watts = host->host_watts.value_or(kSystemBaseWatts) * nodes;
+        if (multi) fabric_watts = energy_data().fabric_watts_per_gpu * n;
+    }
+    finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour,
+               host_watts, fabric_watts);
     return perf;
 }
 

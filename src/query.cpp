@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuadvise/energy.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/network.hpp"
@@ -42,6 +43,7 @@ JobOptions job_options(const Request& r) {
     if (const auto y = real(r, Field::AmortizeYears, kMinYears, kMaxYears, "3"))
         j.amortize_years = *y;
     if (const auto p = real(r, Field::KwhPrice, kMinKwh, kMaxKwh, "0.15")) j.kwh_price_usd = *p;
+    j.pue = real(r, Field::Pue, kMinPue, kMaxPue, "1.2");
     j.cloud_price_per_gpu_hour = real(r, Field::CloudPrice, kMinCloud, kMaxCloud, "2.5");
     if (j.epochs && !j.dataset_tokens)
         throw InputError(fmt::format("{} needs --dataset-tokens (how many tokens one epoch is)",

@@ -67,6 +67,7 @@ enum class Field : std::uint8_t {
     DatasetTokens,
     AmortizeYears,
     KwhPrice,
+    Pue,
     CloudPrice,
     Platform,
     HaveHost,

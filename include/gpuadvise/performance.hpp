@@ -38,6 +38,8 @@ struct JobOptions {
     double kwh_price_usd = 0.15;                     // energy price
     double utilisation = 0.8;                        // share of TDP drawn while the job runs
     std::optional<double> cloud_price_per_gpu_hour;  // rented instead of bought
+    // --pue: the facility's power usage effectiveness; absent, data/energy.json's.
+    std::optional<double> pue;
 };
 
 enum class Bound : std::uint8_t { Unknown, Memory, Compute };
@@ -85,6 +87,9 @@ struct Performance {
     // dataset) and its wall-clock days.
     std::optional<double> job_tokens;
     std::optional<double> days;
+    // The power usage effectiveness energy_kwh and the purchase cost's energy
+    // were multiplied by (with a job size or a serving cost).
+    std::optional<double> pue;
     CostBasis cost_basis = CostBasis::None;
     // measured / estimate at p10 and p90 of the phase's validation rows
     // (data/error_bands.json), for the range of each rate.

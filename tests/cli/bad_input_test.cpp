@@ -172,6 +172,10 @@ std::vector<Case> cases() {
          "--vram sets one card's memory"},
         {{m, "70B", "--method", "full", "--max-gpus", "64", "--network", "ib-ndrr"}, "ib-ndr"},
         {{m, "8B", "--emit", "vllm", "--method", "lora"}, "--emit vllm serves a model"},
+        // --pue (issue 16)
+        {{m, "8B", "--pue", "0.9"}, "--pue '0.9'"},
+        {{m, "8B", "--pue", "nan"}, "--pue 'nan'"},
+        {{m, "8B", "--pue", "4"}, "--pue '4'"},
         // --chinchilla (issue 16)
         {{m, "8B", "--method", "full", "--chinchilla", "--tokens", "1T"},
          "give the job size once: --tokens, --chinchilla"},

@@ -10,6 +10,7 @@
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/network.hpp"
 #include "support/request.hpp"
 
 using namespace gpuadvise;
@@ -145,8 +146,12 @@ TEST_CASE("job time, energy and cost follow from the rate and the plan's price")
     REQUIRE(p.job_hours);
     const double hours = 1e9 / *p.train_tokens_per_s / 3600.0;
     CHECK(*p.job_hours == Approx(hours));
-    CHECK(*p.energy_kwh == Approx(500 * 0.8 / 1000.0 * hours));
-    CHECK(*p.job_cost_usd == Approx((10000.0 / (2 * 365 * 24) + 500 * 0.8 / 1000.0 * 0.2) * hours));
+    // No host platform given: the card's draw, times the facility's PUE (data/energy.json).
+    const double pue = 1.56;
+    CHECK(*p.pue == pue);
+    CHECK(*p.energy_kwh == Approx(500 * 0.8 / 1000.0 * pue * hours));
+    CHECK(*p.job_cost_usd ==
+          Approx((10000.0 / (2 * 365 * 24) + 500 * 0.8 / 1000.0 * pue * 0.2) * hours));
     CHECK(p.cost_basis == CostBasis::Purchase);
     job.cloud_price_per_gpu_hour = 2.5;
     const Performance cloud =
@@ -165,7 +170,7 @@ TEST_CASE(
     const Workload w = make({{Field::Model, "8B"}});
     const Performance p = estimate_performance(w, estimate_memory(w), round_card(), {}, 10000.0);
     REQUIRE(p.usd_per_million_tokens);
-    const double hourly = 10000.0 / (3 * 365 * 24) + 0.5 * 0.8 * 0.15;
+    const double hourly = 10000.0 / (3 * 365 * 24) + 0.5 * 0.8 * 1.56 * 0.15;
     CHECK(*p.usd_per_million_tokens == Approx(hourly / (*p.decode_tokens_per_s * 3600) * 1e6));
     Gpu unpowered = round_card();
     unpowered.tdp_watts.reset();
@@ -253,4 +258,25 @@ TEST_CASE("chinchilla job size: 20 tokens per parameter through the same path as
     CHECK(*c.gpu_hours == Approx(*t.gpu_hours));
     CHECK(*c.energy_kwh == Approx(*t.energy_kwh));
     CHECK(*c.job_cost_usd == Approx(*t.job_cost_usd));
+}
+
+TEST_CASE(
+    "job energy counts the GPUs, the hosts and a multi-node fabric at the job's utilisation, "
+    "times the PUE") {
+    const Workload w = make({{Field::Model, "8B"},
+                             {Field::Method, "full"},
+                             {Field::Gpus, "16"},
+                             {Field::Parallel, "fsdp"}});
+    const Gpu& h100 = resolve_gpu(embedded::catalog(), "h100-sxm5", "test");
+    const NodeLayout nodes = *choose_nodes(h100, 16);
+    JobOptions job;
+    job.tokens = 1e9;
+    job.pue = 1.2;
+    const Performance p = estimate_performance(w, estimate_memory(w), h100, job, std::nullopt,
+                                               nodes.platform, 0, &default_network(), 8);
+    REQUIRE(p.job_hours);
+    // 16 x 700 W GPUs and 2 x 4600 W hosts at 0.8, 16 x 55 W of fabric, x 1.2.
+    const double watts = ((16 * 700.0 + 2 * 4600.0) * 0.8 + 16 * 55.0) * 1.2;
+    CHECK(*p.energy_kwh == Approx(watts / 1000.0 * *p.job_hours));
+    CHECK(*p.pue == 1.2);
 }
