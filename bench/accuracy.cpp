@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "csv.hpp"
+#include "gpuadvise/calibration.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/memory.hpp"
@@ -269,6 +270,9 @@ Replay replay_request(const Row& r, const Json& models_json,
 struct Sample {
     std::string id, method, inputs;
     double measured = 0, component = 0, doc = 0, weights_only = 0;
+    Workload workload;  // for the calibration replay
+    MemoryMetric metric = MemoryMetric::Allocated;
+    bool per_gpu = true;
     double err(double estimate) const { return (estimate - measured) / measured; }
 };
 
@@ -474,6 +478,80 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
     sample.inputs = fmt::format("{} {} {} b{} s{} {}x {} {}", r.at("model"), method, format,
                                 w.batch, w.seq, w.gpus, gpu->id, metric);
     return sample;
+}
+
+// What `gpuadvise calibrate` does for a user with one measured run: for each
+// source, the first per-GPU row of each calibration key is the measured run;
+// it corrects that source's other rows of the key (the user's next runs) and
+// the other sources' rows of the key (the same correction elsewhere).
+double metric_bytes(const MemoryEstimate& m, MemoryMetric metric) {
+    switch (metric) {
+        case MemoryMetric::Allocated:
+            return static_cast<double>(m.allocated_bytes);
+        case MemoryMetric::Reserved:
+            return static_cast<double>(m.reserved_bytes);
+        case MemoryMetric::NvidiaSmi:
+            return static_cast<double>(m.per_gpu_bytes);
+    }
+    return 0;
+}
+
+void calibration_report(const std::vector<Sample>& samples) {
+    std::map<std::pair<std::string, std::string>, std::vector<const Sample*>> groups;
+    for (const auto& s : samples)
+        if (s.per_gpu) groups[{source_of(s.id), calibration_key(s.workload)}].push_back(&s);
+    std::vector<double> same_before, same_after, other_before, other_after;
+    std::vector<std::pair<std::string, double>> calibrated_ratios;
+    std::size_t calibrations = 0;
+    for (const auto& [key, rows] : groups) {
+        if (rows.size() < 2) continue;
+        const Sample& first = *rows.front();
+        Calibration cal;
+        cal.source = first.id;
+        cal.records.push_back(make_record(first.workload, estimate(first.workload), first.metric,
+                                          first.measured, nullptr, std::nullopt, ""));
+        ++calibrations;
+        for (const auto& s : samples) {
+            if (&s == &first || !s.per_gpu || calibration_key(s.workload) != key.second) continue;
+            Workload w = s.workload;
+            w.calibration = &cal;
+            const double after = metric_bytes(estimate(w), s.metric);
+            const double err_before = std::fabs(s.err(s.component));
+            const double err_after = std::fabs(s.err(after));
+            if (source_of(s.id) == key.first) {
+                same_before.push_back(err_before);
+                same_after.push_back(err_after);
+                calibrated_ratios.emplace_back(key.first, s.measured / after);
+            } else {
+                other_before.push_back(err_before);
+                other_after.push_back(err_after);
+            }
+        }
+    }
+    std::cout << "\n## Calibration from one measured run\n\n"
+              << "`gpuadvise calibrate` replayed: for each source, its first per-GPU row of each "
+                 "calibration key (the same model and weight format; method + engine, or method + "
+                 "loss + optimizer implementation + checkpointing) is the user's measured run; "
+                 "its measured / estimated ratio scales the allocated components of the source's "
+                 "other rows of that key (other batches, sequences, cards), and, separately, of "
+                 "other sources' rows of the key. "
+              << fmt::format("{} calibrations.\n\n", calibrations)
+              << "| rows corrected | rows | median APE before | after | p90 APE before | after "
+                 "|\n|---|---|---|---|---|---|\n"
+              << fmt::format("| same source | {} | {} | {} | {} | {} |\n", same_before.size(),
+                             pct(quantile(same_before, 0.5)), pct(quantile(same_after, 0.5)),
+                             pct(quantile(same_before, 0.9)), pct(quantile(same_after, 0.9)))
+              << fmt::format("| other sources | {} | {} | {} | {} | {} |\n", other_before.size(),
+                             pct(quantile(other_before, 0.5)), pct(quantile(other_after, 0.5)),
+                             pct(quantile(other_before, 0.9)), pct(quantile(other_after, 0.9)));
+    const BandFit f = fit_band(calibrated_ratios);
+    if (f.rows >= 5) {
+        g_bands.push_back({"memory", "calibrated", f});
+        std::cout << fmt::format(
+            "\nThe band of a calibrated estimate (same-source rows, written as the `calibrated` "
+            "memory band): {:.3f}-{:.3f} over {} rows, coverage {}.\n",
+            f.low, f.high, f.rows, pct(f.coverage));
+    }
 }
 
 void speed_report(const std::string& dir, const Json& models_json,
@@ -961,6 +1039,11 @@ int main(int argc, char** argv) {
         const double scale = r.at("scope") == "total_all_gpus" ? static_cast<double>(w.gpus) : 1.0;
         Sample s;
         s.id = r.at("id");
+        s.workload = w;
+        s.metric = metric == "nvml_total"     ? MemoryMetric::NvidiaSmi
+                   : metric == "max_reserved" ? MemoryMetric::Reserved
+                                              : MemoryMetric::Allocated;
+        s.per_gpu = r.at("scope") != "total_all_gpus";
         s.method = w.method == Method::Inference ? "inference" : to_string(w.method);
         s.measured = std::stod(r.at("measured_bytes"));
         s.component = estimate_bytes * scale;
@@ -1046,6 +1129,7 @@ int main(int argc, char** argv) {
         std::cout << fmt::format("| {} | {} | {:.3f} | {:.3f} | {} | {} |\n", method, f.rows, f.low,
                                  f.high, pct(f.coverage), pct(f.held_out_coverage));
     }
+    calibration_report(samples);
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     speed_report(dir, models_json, presets);

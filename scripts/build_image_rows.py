@@ -4,7 +4,10 @@ image generation and vision workloads, one row per measurement, normalised
 for bench/accuracy. Inputs: the research tables (diffusers docs and HF blogs,
 timm benchmark CSVs, NVIDIA DeepLearningExamples) with their sources, and the
 ResNet-50 / Stable Diffusion rows of bench/data/throughput_visible.csv.
-Usage: scripts/build_image_rows.py DIFFUSION_CSV VISION_CSV > bench/data/image_measured.csv"""
+Usage (from the repository root):
+  scripts/build_image_rows.py bench/data/sources/diffusion_measured.csv \
+      bench/data/sources/vision_measured.csv bench/data/throughput_visible.csv \
+      > bench/data/image_measured.csv"""
 import csv, re, sys
 
 out = csv.writer(sys.stdout, lineterminator="\n")

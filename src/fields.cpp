@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "gpuadvise/calibration.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/engines.hpp"
@@ -189,6 +190,28 @@ const std::vector<FieldSpec>& table() {
         {Field::Codec, "--codec", "", "codec", FieldKind::Value, kWorkloadGroup, "CODEC",
          "Video: the codec each stream is encoded in", "av1 (the source document's video row)",
          Applies::Image, false, false, choices_of<kCodecs>},
+        // --- calibration from the user's own runs -------------------------------------
+        {Field::Calibration, "--calibration", "", "calibration", FieldKind::Value, kWorkloadGroup,
+         "FILE",
+         "Calibration file of measured runs ('gpuadvise calibrate' appends to it): estimates of "
+         "workloads like them are corrected",
+         "calibration.jsonl in the config folder, when it exists", Applies::Always, true, true},
+        {Field::MeasuredMemory, "--measured-memory", "", "measured_memory", FieldKind::Value,
+         kCalibrateGroup, "SIZE", "calibrate: the peak your run measured, e.g. 16.4GiB", "",
+         Applies::Always},
+        {Field::Metric, "--metric", "", "metric", FieldKind::Value, kCalibrateGroup, "METRIC",
+         "calibrate: what the peak counts (torch max_memory_allocated / max_memory_reserved, or "
+         "nvidia-smi)",
+         "allocated", Applies::Always, false, false, choices_of<kMemoryMetrics>},
+        {Field::MeasuredSpeed, "--measured-speed", "", "measured_speed", FieldKind::Value,
+         kCalibrateGroup, "RATE",
+         "calibrate: the speed your run measured: 2.1s/step, 35tok/s, "
+         "0.5img/s or 12s/img",
+         "", Applies::Always},
+        {Field::FromLog, "--from-log", "", "from_log", FieldKind::Value, kCalibrateGroup, "FILE",
+         "calibrate: read the peak from a log (torch memory_summary, torchtune memory stats, "
+         "nvidia-smi CSV, llama.cpp buffer sizes)",
+         "", Applies::Always, false, true},
         // --- the job --------------------------------------------------------------
         {Field::Tokens, "--tokens", "", "tokens", FieldKind::Value, kJobGroup, "N",
          "Job size: training tokens (or tokens to generate), e.g. 2B", "", Applies::Model},

@@ -676,8 +676,10 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     Components c;
     *trainable = 0;
     *paged_bytes = 0;
+    const auto calibrated = w.calibration ? match_calibration(*w.calibration, w) : std::nullopt;
     if (w.is_image()) {
         image_components(w, c, trainable);
+        if (calibrated) scale_allocated_components(c, calibrated->memory_factor);
         double allocated = 0;
         for (const auto& n : kComponentNames)
             if (n.member != &Components::runtime) allocated += c.*n.member;
@@ -702,6 +704,7 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     if (w.trains() && w.precision == Precision::Fp8) c.workspace += fp8_state_bytes(w, p);
     c.workspace = std::max(c.workspace, 0.0);
     if (w.trains()) c.workspace += optimizer_step_excess(w, c);
+    if (calibrated) scale_allocated_components(c, calibrated->memory_factor);
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
@@ -788,6 +791,18 @@ MemoryEstimate estimate(const Workload& w) {
     if (const ErrorBand* b = error_bands().find(BandQuantity::Memory, method);
         b && (!w.is_image() || b->group == method))
         e.band = std::pair{b->low, b->high};
+    if (w.calibration)
+        if (const auto m = match_calibration(*w.calibration, w); m && m->memory_records > 0) {
+            e.calibrated = m;
+            e.notes.push_back(fmt::format(
+                "calibrated from {} measured run{} in {}: allocated components x{:.3f}",
+                m->memory_records, m->memory_records > 1 ? "s" : "", m->source, m->memory_factor));
+            // The range a calibrated estimate keeps: bench/accuracy's spread of
+            // the other rows of a source after calibrating on one of them.
+            if (const ErrorBand* b = error_bands().find(BandQuantity::Memory, "calibrated");
+                b && b->group == "calibrated")
+                e.band = std::pair{b->low, b->high};
+        }
     return e;
 }
 

@@ -183,6 +183,15 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     return gemm8 + casts - gemm16;
 }
 
+// The user's measured speed (gpuadvise calibrate) for workloads of the same key.
+void calibrate_rates(Performance& perf, const Workload& w) {
+    if (!w.calibration) return;
+    const auto m = match_calibration(*w.calibration, w);
+    if (!m || m->speed_records == 0) return;
+    scale_rates(perf, m->speed_factor);
+    perf.calibrated_from = m;
+}
+
 }  // namespace
 
 double platform_efficiency(const Gpu& gpu) {
@@ -453,8 +462,11 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
                                   weight_bytes_per_param(w.quant, w.precision, false);
     // A step reads every weight once; it is bound by FLOPs unless the batch
     // is tiny and the card's bandwidth small.
-    const double step =
-        std::max(samples * denoiser_flops(d, s.width, s.height) / rate, denoiser_bytes / bw);
+    // Quantized denoisers dequantize their weights in every matmul (the
+    // format's time factor of data/quants.json, as for training and prefill).
+    const double dequant = w.quant.format ? w.quant.format->dequant_time_factor : 1.0;
+    const double step = std::max(samples * denoiser_flops(d, s.width, s.height) / rate * dequant,
+                                 denoiser_bytes / bw);
     double encoders_flops = 0, encoders_bytes = 0;
     for (const TextEncoder& t : d.text_encoders) {
         encoders_flops += 2.0 * static_cast<double>(t.params) * static_cast<double>(t.tokens);
@@ -546,6 +558,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
     if (w.is_fixed()) return perf;  // no model to time
     if (w.is_image()) {
         image_performance(perf, w, gpu, plan_links(gpu, w.gpus, host, network, per_node));
+        calibrate_rates(perf, w);
         return perf;
     }
     const auto tflops = compute_tflops(gpu, w);
@@ -678,6 +691,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
     }
     finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour,
                host_watts, fabric_watts);
+    calibrate_rates(perf, w);
     return perf;
 }
 

@@ -152,6 +152,23 @@ void write_workload(json::Writer& j, const Workload& w) {
     j.end_object();
 }
 
+namespace {
+
+// "calibrated_from": the user's calibration that corrected the estimate, or null.
+void write_calibrated(json::Writer& j, const std::optional<CalibrationMatch>& c, bool memory) {
+    j.key("calibrated_from");
+    if (!c) {
+        j.null();
+        return;
+    }
+    j.begin_object().field("file", c->source);
+    j.field("records", memory ? c->memory_records : c->speed_records);
+    j.field("factor", std::round((memory ? c->memory_factor : c->speed_factor) * 1000.0) / 1000.0);
+    j.end_object();
+}
+
+}  // namespace
+
 void write_memory(json::Writer& j, const MemoryEstimate& m) {
     j.begin_object();
     j.field("estimator", kEstimatorsUsed.name(m.estimator));
@@ -182,6 +199,7 @@ void write_memory(json::Writer& j, const MemoryEstimate& m) {
     } else {
         j.null();
     }
+    write_calibrated(j, m.calibrated, true);
     strings(j, "notes", m.notes);
     j.end_object();
 }
@@ -233,6 +251,7 @@ void write_performance(json::Writer& j, const Performance& p) {
     range("step_seconds", p.step_seconds, p.train_band, true);
     range("images_per_s", p.images_per_s, p.images_band, false);
     j.end_object();
+    write_calibrated(j, p.calibrated_from, false);
     if (p.cost_basis == CostBasis::None)
         j.key("cost_basis").null();
     else

@@ -59,6 +59,12 @@ enum class Field : std::uint8_t {
     Streams,
     Fps,
     Codec,
+    // calibration from the user's own runs
+    Calibration,
+    MeasuredMemory,
+    Metric,
+    MeasuredSpeed,
+    FromLog,
     // the job: time and cost
     Tokens,
     Chinchilla,
@@ -128,6 +134,8 @@ enum FieldGroup : std::uint16_t {
     kGpuGroup = 1U << 7U,       // --gpu: the card estimate, check and fit answer for
     kFilterGroup = 1U << 8U,    // gpus: --min-memory, --supports, --sort
     kFitGroup = 1U << 9U,       // fit: --min-context, --min-speed, --family (and --vram)
+    kCalibrateGroup =
+        1U << 10U,  // calibrate: --measured-memory, --metric, --measured-speed, --from-log
 };
 
 // Which workloads a workload field means something for; giving it for another

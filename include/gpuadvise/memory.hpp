@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvise/calibration.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
@@ -82,6 +83,8 @@ struct MemoryEstimate {
     // of thumb and task requirements, which are not validated that way.
     std::optional<std::pair<double, double>> band;
     std::vector<std::string> notes;  // what the estimate leaves out or assumes
+    // The user's calibration that scaled this estimate (gpuadvise calibrate).
+    std::optional<CalibrationMatch> calibrated;
 
     std::uint64_t get(double Components::*member) const;
 };

@@ -102,6 +102,8 @@ struct Performance {
     std::optional<double> denoise_step_seconds;
     std::optional<double> streams_max;
     std::optional<std::pair<double, double>> images_band;
+    // The user's calibration that scaled these rates (gpuadvise calibrate).
+    std::optional<CalibrationMatch> calibrated_from;
     // The headline rate used for ranking: decode tokens/s or training tokens/s.
     std::optional<double> tokens_per_s() const;
     // What ranking compares: images/s for image workloads, else tokens/s.

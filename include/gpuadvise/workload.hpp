@@ -235,6 +235,9 @@ struct Workload {
     std::optional<std::uint64_t> fixed_bytes;
     const TaskPreset* task = nullptr;
     ImageSettings image;  // image and vision workloads only
+    // The user's measured runs (calibrate), applied where the key matches;
+    // null when there is no calibration file. Owned by the caller.
+    const struct Calibration* calibration = nullptr;
     // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
     std::vector<std::string> assumed;
     // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
 
 #include "cli/completion.hpp"
@@ -118,10 +121,31 @@ const std::vector<ModelPreset>& presets_for(const Request& r) {
     return embedded::model_presets();
 }
 
-Workload resolve(Context& ctx) {
+// The calibration file: --calibration (or GPUADVISE_CALIBRATION, or the config
+// file's "calibration"), else calibration.jsonl in the config folder when it
+// exists; nullopt without one.
+std::optional<Calibration> load_calibration(Context& ctx) {
+    std::string path, what = "--calibration";
+    if (const auto& v = ctx.request.get(Field::Calibration)) {
+        path = v->text;
+        what = v->origin;
+    } else {
+        path = default_calibration_path(ctx.getenv);
+        std::error_code ec;
+        if (path.empty() || !std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+        what = "calibration file";
+    }
+    return parse_calibration(read_text_file(path, what, kMaxSettingsBytes, ctx.in), path);
+}
+
+Workload resolve(Context& ctx, bool calibrated = true) {
     const ModelInputs inputs = model_inputs(ctx);
     Workload w = resolve_workload(ctx.request, inputs, presets_for(ctx.request));
     for (const auto& a : w.assumed) spdlog::info("assumed {}", a);
+    if (calibrated) {
+        if (!ctx.calibration) ctx.calibration = load_calibration(ctx);
+        if (ctx.calibration) w.calibration = &*ctx.calibration;
+    }
     return w;
 }
 
@@ -348,6 +372,101 @@ int cmd_compare(Context& ctx) {
     return ctx.emit(
         recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format, ctx.style),
         kExitOk);
+}
+
+// Compares a measured run with the estimate for the same workload and card,
+// and appends the correction to the calibration file.
+int cmd_calibrate(Context& ctx) {
+    const Request& r = ctx.request;
+    if (!r.has(Field::MeasuredMemory) && !r.has(Field::MeasuredSpeed) && !r.has(Field::FromLog))
+        throw InputError(
+            "calibrate needs what your run measured: --measured-memory 16.4GiB, --measured-speed "
+            "2.1s/step or --from-log FILE");
+    if (r.has(Field::MeasuredMemory) && r.has(Field::FromLog))
+        throw InputError("--measured-memory and --from-log both give the peak; give only one");
+    Workload w = resolve(ctx, false);  // the uncorrected estimate
+    std::optional<MemoryMetric> metric;
+    if (const auto& v = r.get(Field::Metric)) metric = kMemoryMetrics.parse(v->text, v->origin);
+    double measured = 0;
+    std::string measured_what;
+    if (const auto& v = r.get(Field::MeasuredMemory)) {
+        const std::string_view t = trim(v->text);
+        if (!t.empty() && std::isdigit(static_cast<unsigned char>(t.back())) != 0)
+            throw InputError(fmt::format("{} {} has no unit; give a size like 16.4GiB or 17.6GB",
+                                         v->origin, quote(t)));
+        measured = static_cast<double>(parse_bytes(v->text, v->origin));
+        if (!metric) {
+            metric = MemoryMetric::Allocated;
+            spdlog::info("assumed metric=allocated (torch.cuda.max_memory_allocated)");
+        }
+        measured_what = v->origin;
+    } else if (const auto& f = r.get(Field::FromLog)) {
+        const std::string text = read_text_file(f->text, f->origin, kMaxToolOutputBytes, ctx.in);
+        const auto peak = parse_run_log(text, metric);
+        if (!peak)
+            throw InputError(fmt::format(
+                "{} {}: no {}peak memory found; the log must hold torch.cuda.memory_summary(), "
+                "torchtune's memory stats, nvidia-smi CSV with memory.used, or llama.cpp's buffer "
+                "sizes (or give --measured-memory)",
+                f->origin, quote(sanitize(f->text, 120)),
+                metric ? fmt::format("{} ", kMemoryMetrics.name(*metric)) : std::string()));
+        measured = peak->bytes;
+        metric = peak->metric;
+        measured_what = peak->what;
+    }
+    std::optional<MeasuredSpeed> speed;
+    if (const auto& v = r.get(Field::MeasuredSpeed))
+        speed = parse_measured_speed(v->text, v->origin);
+    const auto cards = target_cards(ctx, w);
+    const RankOptions options = rank_options(r, w);
+    const Recommendation rec = evaluate_box(w, cards, options);
+    const MemoryEstimate m = estimate(w);
+    const CalibrationRecord record =
+        make_record(w, m, metric, measured, &rec.performance, speed, plan_label(rec));
+    std::string path;
+    if (const auto& v = r.get(Field::Calibration))
+        path = v->text;
+    else
+        path = default_calibration_path(ctx.getenv);
+    if (path.empty())
+        throw InputError(
+            "no HOME or XDG_CONFIG_HOME for the calibration file; give --calibration FILE");
+    std::error_code ec;
+    const auto parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    {
+        std::ofstream out(path, std::ios::app);
+        out << record_json_line(record) << '\n';
+        if (!out)
+            throw InputError(fmt::format("cannot append to the calibration file {}", quote(path)));
+    }
+    if (ctx.json()) {
+        std::string out;
+        json::Writer j(out);
+        j.begin_object().field("schema", kSchemaVersion).field("file", sanitize(path, 200));
+        j.key("record").raw(record_json_line(record)).end_object();
+        return ctx.emit(with_newline(out), kExitOk);
+    }
+    std::string out = fmt::format("Calibration for {} on {} (key {})\n", w.model.name,
+                                  plan_label(rec), record.key);
+    if (record.metric)
+        out += fmt::format(
+            "  memory   measured {} ({}, {}) vs estimated {}: allocated components x{:.3f}\n",
+            format_gib(static_cast<std::uint64_t>(record.measured_bytes)),
+            kMemoryMetrics.name(*record.metric), measured_what,
+            format_gib(static_cast<std::uint64_t>(record.estimated_bytes)), record.memory_factor);
+    if (record.speed_unit)
+        out += fmt::format("  speed    measured {:.4g} {} vs estimated {:.4g}: rates x{:.2f}\n",
+                           record.measured_speed, kSpeedUnits.name(*record.speed_unit),
+                           record.estimated_speed, record.speed_factor);
+    else if (speed)
+        out += fmt::format("  speed    the estimate has no {} for this workload; not recorded\n",
+                           kSpeedUnits.name(speed->unit));
+    out += fmt::format(
+        "  written  {} (estimates of workloads with the same key use it; --calibration FILE to "
+        "choose another file)\n",
+        sanitize(path, 200));
+    return ctx.emit(out, kExitOk);
 }
 
 // Which presets run on a box: the reverse of the main command.
@@ -586,6 +705,15 @@ const Command kCommands[] = {
      {},
      false,
      cmd_fit},
+    {"calibrate",
+     "Record a measured run (peak memory, speed) against the estimate; later estimates of "
+     "workloads like it are corrected",
+     kWork | kOut | kGpuGroup | kCalibrateGroup,
+     kEmitField,
+     kGpuField,
+     {},
+     false,
+     cmd_calibrate},
     {"gpus",
      "List the GPU catalog (filter, sort, JSON); 'gpus show ID' for one card",
      kOut | kFilterGroup,

@@ -13,6 +13,7 @@
 
 #include "cli/io.hpp"
 #include "cli/settings.hpp"
+#include "gpuadvise/calibration.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/fields.hpp"
 #include "gpuadvise/table.hpp"
@@ -72,6 +73,9 @@ struct Context {
     std::ostream& err;
     Getenv getenv;
     Config config;
+    // The measured runs estimates are corrected with (--calibration, or the
+    // config folder's calibration.jsonl when it exists).
+    std::optional<Calibration> calibration;
     Format format = Format::Table;
     Style style;
     int verbosity = 0;

@@ -27,6 +27,14 @@ std::string config_path(Getenv getenv, bool* explicit_path) {
 
 }  // namespace
 
+std::string default_calibration_path(Getenv getenv) {
+    if (const char* xdg = getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/gpuadvise/calibration.jsonl";
+    if (const char* home = getenv("HOME"); home && *home)
+        return std::string(home) + "/.config/gpuadvise/calibration.jsonl";
+    return {};
+}
+
 Config load_config(Getenv getenv, Stdin& in) {
     Config c;
     bool explicit_path = false;

@@ -34,6 +34,10 @@ Config parse_config(std::string_view text, const std::string& path);
 void apply_settings(Request& request, const std::vector<Field>& accepts, const Config& config,
                     Getenv getenv, std::vector<std::string>* applied);
 
+// Where `gpuadvise calibrate` keeps measured runs when --calibration is not
+// given: calibration.jsonl beside the config file ("" without a home).
+std::string default_calibration_path(Getenv getenv);
+
 // Applies the config file's "prices" to the catalog.
 void apply_prices(Catalog& catalog, const Config& config);
 

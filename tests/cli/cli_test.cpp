@@ -278,3 +278,42 @@ TEST_CASE("defaults come from flags, then GPUADVISE_* variables, then the config
     CHECK(typo.exit_code == 2);
     CHECK_THAT(typo.err, Catch::Contains("did you mean \"top\""));
 }
+
+TEST_CASE("calibrate records a run and later estimates of the same kind use it") {
+    TempDir dir;
+    const std::string file = dir.path("cal.jsonl");
+    const std::vector<std::string> work = {"--model", "llama-3.1-8b", "--method",
+                                           "lora",    "--gpu",        "rtx-4090"};
+    auto args = work;
+    args.insert(args.begin(), "calibrate");
+    for (const char* a :
+         {"--measured-memory", "18GiB", "--measured-speed", "1.5s/step", "--calibration"})
+        args.emplace_back(a);
+    args.push_back(file);
+    const auto cal = gpuadvise(args);
+    REQUIRE(cal.exit_code == 0);
+    CHECK_THAT(cal.out, Catch::Contains("allocated components x0."));
+    // The same workload now estimates the measured peak and speed.
+    auto est = work;
+    est.insert(est.begin(), "estimate");
+    for (const char* a : {"--calibration", file.c_str(), "--json"}) est.emplace_back(a);
+    const auto doc = nlohmann::json::parse(gpuadvise(est).out);
+    const double allocated = doc["memory"]["allocated_bytes"].get<double>();
+    CHECK(std::fabs(allocated - 18.0 * 1024 * 1024 * 1024) < 0.02 * allocated);
+    CHECK(doc["memory"]["calibrated_from"]["records"] == 1);
+    CHECK(doc["plan"]["performance"]["step_seconds"].get<double>() == Approx(1.5).epsilon(0.02));
+    // Inference of the same model is another key: untouched.
+    const auto serve = nlohmann::json::parse(
+        gpuadvise({"estimate", "--model", "llama-3.1-8b", "--calibration", file, "--json"}).out);
+    CHECK(serve["memory"]["calibrated_from"].is_null());
+    // A log gives the peak too.
+    const std::string log = dir.write("run.log", "GPU peak memory allocation: 17.5 GiB\n");
+    auto from_log = work;
+    from_log.insert(from_log.begin(), "calibrate");
+    for (const std::string& a :
+         {std::string("--from-log"), log, std::string("--calibration"), file})
+        from_log.push_back(a);
+    const auto logged = gpuadvise(from_log);
+    CHECK(logged.exit_code == 0);
+    CHECK_THAT(logged.out, Catch::Contains("torchtune"));
+}

@@ -1,0 +1,139 @@
+#include "gpuadvise/calibration.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "gpuadvise/embedded.hpp"
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/memory.hpp"
+#include "gpuadvise/performance.hpp"
+#include "gpuadvise/units.hpp"
+#include "support/request.hpp"
+
+using namespace gpuadvise;
+
+namespace {
+
+Workload lora8b(const char* batch = "4") {
+    return test::workload(
+        {{Field::Model, "llama-3.1-8b"}, {Field::Method, "lora"}, {Field::Batch, batch}},
+        embedded::model_presets());
+}
+
+CalibrationRecord record_for(const Workload& w, double measured, MemoryMetric metric) {
+    return make_record(w, estimate(w), metric, measured, nullptr, std::nullopt, "test-card");
+}
+
+}  // namespace
+
+TEST_CASE("measured speeds read with their unit and refuse a bare number") {
+    CHECK(parse_measured_speed("2.1s/step", "--measured-speed").unit == SpeedUnit::SecondsPerStep);
+    CHECK(parse_measured_speed("35 tok/s", "--measured-speed").value == 35.0);
+    CHECK(parse_measured_speed("0.5img/s", "x").unit == SpeedUnit::ImagesPerSecond);
+    CHECK(parse_measured_speed("12 s/img", "x").unit == SpeedUnit::SecondsPerImage);
+    CHECK_THROWS_AS(parse_measured_speed("35", "--measured-speed"), InputError);
+    CHECK_THROWS_AS(parse_measured_speed("fast", "--measured-speed"), InputError);
+    CHECK_THROWS_AS(parse_measured_speed("-3tok/s", "--measured-speed"), InputError);
+}
+
+TEST_CASE("a calibration record is the measured over estimated ratio, clamped") {
+    const Workload w = lora8b();
+    const MemoryEstimate m = estimate(w);
+    // Measuring exactly the estimate gives a factor of 1.
+    CHECK(record_for(w, static_cast<double>(m.allocated_bytes), MemoryMetric::Allocated)
+              .memory_factor == Approx(1.0));
+    const CalibrationRecord r =
+        record_for(w, static_cast<double>(m.allocated_bytes) * 0.9, MemoryMetric::Allocated);
+    CHECK(r.memory_factor == Approx(0.9));
+    CHECK(r.key == calibration_key(w));
+    // A reserved peak is compared with the reserved estimate.
+    CHECK(record_for(w, static_cast<double>(m.reserved_bytes), MemoryMetric::Reserved)
+              .memory_factor == Approx(1.0));
+    // An absurd measurement is clamped, not trusted.
+    CHECK(record_for(w, 1.0, MemoryMetric::Allocated).memory_factor == Approx(0.5));
+}
+
+TEST_CASE("calibration corrects workloads of the same key and leaves others alone") {
+    Workload w = lora8b();
+    const MemoryEstimate before = estimate(w);
+    const double measured = static_cast<double>(before.allocated_bytes) * 0.9;
+    Calibration cal;
+    cal.source = "test.jsonl";
+    cal.records.push_back(record_for(w, measured, MemoryMetric::Allocated));
+    w.calibration = &cal;
+    const MemoryEstimate after = estimate(w);
+    CHECK(std::fabs(static_cast<double>(after.allocated_bytes) - measured) < 0.01 * measured);
+    REQUIRE(after.calibrated);
+    CHECK(after.calibrated->memory_records == 1);
+    // A longer batch of the same model and harness is corrected too.
+    Workload longer = lora8b("8");
+    const std::uint64_t plain = estimate(longer).allocated_bytes;
+    longer.calibration = &cal;
+    CHECK(estimate(longer).allocated_bytes < plain);
+    // Another model on the same harness, and inference, are other keys: untouched.
+    Workload other = test::workload({{Field::Model, "qwen2.5-7b"}, {Field::Method, "lora"}},
+                                    embedded::model_presets());
+    const std::uint64_t other_plain = estimate(other).allocated_bytes;
+    other.calibration = &cal;
+    CHECK(estimate(other).allocated_bytes == other_plain);
+    Workload serve = test::workload({{Field::Model, "llama-3.1-8b"}}, embedded::model_presets());
+    const std::uint64_t serve_plain = estimate(serve).per_gpu_bytes;
+    serve.calibration = &cal;
+    CHECK(estimate(serve).per_gpu_bytes == serve_plain);
+    CHECK_FALSE(estimate(serve).calibrated);
+}
+
+TEST_CASE("calibration files round-trip and name the bad line") {
+    const Workload w = lora8b();
+    const CalibrationRecord r = record_for(w, 15e9, MemoryMetric::Reserved);
+    const std::string text = record_json_line(r) + "\n\n" + record_json_line(r) + "\n";
+    const Calibration c = parse_calibration(text, "cal.jsonl");
+    REQUIRE(c.records.size() == 2);
+    CHECK(c.records[0].key == r.key);
+    CHECK(c.records[0].metric == MemoryMetric::Reserved);
+    const auto m = match_calibration(c, w);
+    REQUIRE(m);
+    CHECK(m->memory_records == 2);
+    CHECK(m->memory_factor == Approx(r.memory_factor));
+    CHECK_THROWS_WITH(parse_calibration("{\"key\": 3}\n", "cal.jsonl"),
+                      Catch::Contains("cal.jsonl line 1"));
+    CHECK_THROWS_WITH(parse_calibration(record_json_line(r) + "\nnot json\n", "cal.jsonl"),
+                      Catch::Contains("line 2"));
+}
+
+TEST_CASE("run logs give their peak: torch summary, torchtune, nvidia-smi, llama.cpp") {
+    const std::string summary =
+        "|===========================================================================|\n"
+        "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+        "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+        "| Allocated memory      |   4096 MiB |  16384 MiB |  30 GiB    |  26 GiB    |\n"
+        "| GPU reserved memory   |   8192 MiB |  18432 MiB |  18 GiB    |   0 B      |\n";
+    const auto a = parse_run_log(summary, std::nullopt);
+    REQUIRE(a);
+    CHECK(a->metric == MemoryMetric::Allocated);
+    CHECK(a->bytes == Approx(16.0 * static_cast<double>(kGiB)));
+    const auto res = parse_run_log(summary, MemoryMetric::Reserved);
+    REQUIRE(res);
+    CHECK(res->bytes == Approx(18.0 * static_cast<double>(kGiB)));
+    const auto tt = parse_run_log(
+        "INFO:torchtune.utils._logging:Memory stats after model init:\n"
+        "\tGPU peak memory allocation: 7.20 GiB\n\tGPU peak memory reserved: 7.86 GiB\n",
+        std::nullopt);
+    REQUIRE(tt);
+    CHECK(tt->bytes == Approx(7.20 * static_cast<double>(kGiB)));
+    const auto smi = parse_run_log(
+        "timestamp, name, memory.used [MiB]\n2026/01/01, NVIDIA H100, 40000 MiB\n"
+        "2026/01/01, NVIDIA H100, 52000 MiB\n2026/01/01, NVIDIA H100, 51000 MiB\n",
+        std::nullopt);
+    REQUIRE(smi);
+    CHECK(smi->metric == MemoryMetric::NvidiaSmi);
+    CHECK(smi->bytes == Approx(52000.0 * 1024 * 1024));
+    const auto ggml = parse_run_log(
+        "load_tensors:        CUDA0 model buffer size =  4403.49 MiB\n"
+        "llama_kv_cache:      CUDA0 KV buffer size =   512.00 MiB\n"
+        "llama_context:      CUDA0 compute buffer size =   296.01 MiB\n",
+        std::nullopt);
+    REQUIRE(ggml);
+    CHECK(ggml->bytes == Approx((4403.49 + 512.0 + 296.01) * 1024 * 1024));
+    CHECK_FALSE(parse_run_log("no memory figures here\n", std::nullopt));
+}
