@@ -770,6 +770,7 @@ void cluster_report(const std::string& dir) {
     struct Out {
         std::string id, inputs;
         double measured = 0, estimated = 0;
+        bool fp8 = false;
     };
     std::vector<Out> outs;
     std::map<std::string, int> skipped;
@@ -794,10 +795,7 @@ void cluster_report(const std::string& dir) {
             ++skipped["tensor or pipeline parallel (not modelled yet)"];
             continue;
         }
-        if (prec.find("fp8") != std::string::npos || prec.find("mxfp8") != std::string::npos) {
-            ++skipped["fp8 training (not modelled yet)"];
-            continue;
-        }
+        const bool fp8 = prec.find("fp8") != std::string::npos;
         std::string gpu_name = r.at("gpu");
         gpu_name = gpu_name.substr(0, gpu_name.find(' '));
         // The runs' systems are HGX/DGX boards (SXM modules), as their sources say.
@@ -819,7 +817,7 @@ void cluster_report(const std::string& dir) {
         Request q;
         q.set(Field::Model, r.at("params"), "bench row");
         q.set(Field::Method, "full", "bench row");
-        q.set(Field::Precision, "bf16", "bench row");
+        q.set(Field::Precision, fp8 ? "fp8" : "bf16", "bench row");
         if (prec.find("pure") != std::string::npos)
             q.set(Field::MixedPrecision, "pure", "bench row");
         q.set(Field::Seq, r.at("seq_len"), "bench row");
@@ -853,26 +851,35 @@ void cluster_report(const std::string& dir) {
             continue;
         }
         outs.push_back({r.at("id"),
-                        fmt::format("{} {} x {} s{} b{} {}", r.at("model"), w.gpus, gpu->id, w.seq,
-                                    w.batch, to_string(w.parallel)),
-                        std::stod(r.at("value")), *rate / static_cast<double>(w.gpus)});
+                        fmt::format("{} {} x {} s{} b{} {}{}", r.at("model"), w.gpus, gpu->id,
+                                    w.seq, w.batch, to_string(w.parallel), fp8 ? " fp8" : ""),
+                        std::stod(r.at("value")), *rate / static_cast<double>(w.gpus), fp8});
     }
-    std::vector<double> err, ratio;
+    std::vector<double> err, ratio, fp8_err;
     for (const auto& o : outs) {
         err.push_back(std::fabs(o.estimated / o.measured - 1.0));
         ratio.push_back(o.estimated / o.measured);
+        if (o.fp8) fp8_err.push_back(err.back());
     }
     std::cout << "\n# Multi-GPU training runs\n\n"
               << "Rows of `bench/data/large_runs.csv` (published runs: papers, MosaicML "
-                 "llm-foundry, torchtitan, NeMo) with data-parallel, FSDP or ZeRO layouts and "
-                 "bf16, replayed as `--model <params> --method full --gpus N --parallel fsdp|ddp` "
-                 "with the run's GPU, sequence, micro-batch, checkpointing and fabric; tokens/s "
-                 "per GPU compared.\n\n";
+                 "llm-foundry, torchtitan, NeMo) with data-parallel, FSDP or ZeRO layouts in "
+                 "bf16 or FP8, replayed as `--model <params> --method full --gpus N --parallel "
+                 "fsdp|ddp [--precision fp8]` with the run's GPU, sequence, micro-batch, "
+                 "checkpointing and fabric; tokens/s per GPU compared.\n\n";
     std::cout << fmt::format("Rows: {} replayed. Median error {}, p90 {}, median ratio {:.2f}.\n\n",
                              outs.size(), pct(quantile(err, 0.5)), pct(quantile(err, 0.9)),
                              quantile(ratio, 0.5));
+    std::cout << fmt::format("Of these, {} FP8 rows: median error {}, p90 {}.\n\n", fp8_err.size(),
+                             pct(quantile(fp8_err, 0.5)), pct(quantile(fp8_err, 0.9)));
     std::cout << "| skipped because | rows |\n|---|---|\n";
     for (const auto& [why, n] : skipped) std::cout << fmt::format("| {} | {} |\n", why, n);
+    std::cout << "\n| FP8 rows | inputs | measured tok/s/GPU | estimated | ratio |\n"
+                 "|---|---|---|---|---|\n";
+    for (const auto& o : outs)
+        if (o.fp8)
+            std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", o.id, o.inputs,
+                                     o.measured, o.estimated, o.estimated / o.measured);
     std::sort(outs.begin(), outs.end(), [](const Out& a, const Out& b) {
         return std::fabs(std::log(a.estimated / a.measured)) >
                std::fabs(std::log(b.estimated / b.measured));
@@ -883,6 +890,52 @@ void cluster_report(const std::string& dir) {
         std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", outs[i].id,
                                  outs[i].inputs, outs[i].measured, outs[i].estimated,
                                  outs[i].estimated / outs[i].measured);
+}
+
+// FP8 over bf16 on the same job (bench/data/fp8_speedup.csv): pairs of
+// published runs that differ only in precision, replayed with --precision
+// bf16 and fp8; the predicted and measured speed-ups compared.
+void fp8_report(const std::string& dir) {
+    const auto rows = bench::parse_csv(read_file(dir + "/fp8_speedup.csv"));
+    std::cout << "\n# FP8 training speed-up over bf16\n\n"
+              << "Pairs of published runs in `bench/data/fp8_speedup.csv` that differ only in "
+                 "precision (torchtitan, torchao, MosaicML llm-foundry), each replayed as "
+                 "`--method full --parallel fsdp` with `--precision bf16` and `--precision fp8`; "
+                 "speed-up = FP8 tokens/s over bf16 tokens/s.\n\n"
+              << "| id | model | GPUs | seq | measured | predicted | ratio |\n"
+                 "|---|---|---|---|---|---|---|\n";
+    std::vector<double> err, ratio;
+    for (const Row& r : rows) {
+        const Gpu& gpu = resolve_gpu(embedded::catalog(), r.at("gpu"), "bench row");
+        const auto rate = [&](const char* precision, const std::string& batch) {
+            Request q;
+            q.set(Field::Model, r.at("params"), "bench row");
+            q.set(Field::Method, "full", "bench row");
+            q.set(Field::Precision, precision, "bench row");
+            q.set(Field::Seq, r.at("seq_len"), "bench row");
+            q.set(Field::Batch, batch, "bench row");
+            q.set(Field::CkptMode, r.at("activation_checkpointing"), "bench row");
+            q.set(Field::Gpus, r.at("num_gpus"), "bench row");
+            q.set(Field::Parallel, r.at("parallel"), "bench row");
+            const Workload w = resolve_workload(q, {}, {});
+            RankOptions o;
+            o.parallel = w.parallel;
+            return evaluate_plan(w, gpu, w.gpus, o).performance.train_tokens_per_s.value_or(0.0);
+        };
+        const double predicted =
+            rate("fp8", r.at("fp8_micro_batch")) / rate("bf16", r.at("bf16_micro_batch"));
+        const double measured = std::stod(r.at("fp8_tokens_per_s_per_gpu")) /
+                                std::stod(r.at("bf16_tokens_per_s_per_gpu"));
+        err.push_back(std::fabs(predicted / measured - 1.0));
+        ratio.push_back(predicted / measured);
+        std::cout << fmt::format("| {} | {} | {} x {} | {} | {:.2f}x | {:.2f}x | {:.2f} |\n",
+                                 r.at("id"), r.at("model"), r.at("num_gpus"), gpu.id,
+                                 r.at("seq_len"), measured, predicted, predicted / measured);
+    }
+    std::cout << fmt::format(
+        "\nPairs: {}. Median error of the speed-up {}, p90 {}, median predicted / measured "
+        "{:.2f}.\n",
+        err.size(), pct(quantile(err, 0.5)), pct(quantile(err, 0.9)), quantile(ratio, 0.5));
 }
 
 // The runtimes' own numbers (bench/data/runtime_crosscheck.csv): what
@@ -1082,6 +1135,7 @@ int main(int argc, char** argv) {
     speed_report(dir, models_json, presets);
     runtime_report(dir, presets);
     cluster_report(dir);
+    fp8_report(dir);
     image_report(dir, presets);
     if (all_rows) {
         std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "

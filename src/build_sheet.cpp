@@ -9,8 +9,7 @@
 namespace gpuadvise {
 namespace {
 
-constexpr double kSystemBaseWatts = 200.0;  // desktop CPU, board, drives, fans
-constexpr double kPsuHeadroom = 1.2;        // transient spikes and efficiency sweet spot
+constexpr double kPsuHeadroom = 1.2;  // transient spikes and efficiency sweet spot
 constexpr std::array<double, 12> kPsuSizes{450,  550,  650,  750,  850,  1000,
                                            1200, 1300, 1500, 1600, 2000, 2400};
 

@@ -84,7 +84,9 @@ const std::vector<FieldSpec>& table() {
          "What to do with the model", "inference", Applies::Model, false, false,
          choices_of<kMethods>},
         {Field::Precision, "--precision", "", "precision", FieldKind::Value, kWorkloadGroup,
-         "DTYPE", "Compute dtype",
+         "DTYPE",
+         "Compute dtype; fp8 is FP8 training (Transformer Engine on Ada/Hopper, MXFP8 on "
+         "Blackwell), FP8 serving is --quant fp8",
          "bf16; fp16 for qlora, the compute dtype of the document's §4 recipe", Applies::Model,
          false, false, choices_of<kPrecisions>},
         {Field::Quant, "--quant", "", "quant", FieldKind::Value, kWorkloadGroup, "FORMAT",
@@ -213,6 +215,10 @@ const std::vector<FieldSpec>& table() {
         // --- the job --------------------------------------------------------------
         {Field::Tokens, "--tokens", "", "tokens", FieldKind::Value, kJobGroup, "N",
          "Job size: training tokens (or tokens to generate), e.g. 2B", "", Applies::Model},
+        {Field::Chinchilla, "--chinchilla", "", "chinchilla", FieldKind::Switch, kJobGroup, "",
+         "Job size: 20 training tokens per parameter, the compute-optimal size of Hoffmann et al. "
+         "2022 (instead of --tokens)",
+         "off", Applies::Training},
         {Field::Steps, "--steps", "", "steps", FieldKind::Value, kJobGroup, "N",
          "Job size: optimizer steps of one micro-batch per GPU; for image generation the "
          "denoising steps per image",
@@ -225,6 +231,10 @@ const std::vector<FieldSpec>& table() {
          kJobGroup, "Y", "Purchase price spread over this many years", "3", Applies::Model, true},
         {Field::KwhPrice, "--kwh-price", "", "kwh_price", FieldKind::Value, kJobGroup, "USD",
          "Energy price per kWh", "0.15", Applies::Model, true},
+        {Field::Pue, "--pue", "", "pue", FieldKind::Value, kJobGroup, "X",
+         "Power usage effectiveness of the facility (total over IT power, 1.0 to 3.0): scales the "
+         "job's energy and its energy cost",
+         "1.56 (Uptime Institute's 2024 survey average; data/energy.json)", Applies::Model, true},
         {Field::CloudPrice, "--cloud-price-per-gpu-hour", "", "cloud_price_per_gpu_hour",
          FieldKind::Value, kJobGroup, "USD", "Rent instead of buy: USD per GPU-hour", "",
          Applies::Model, true},
@@ -378,6 +388,7 @@ bool applies_to_images(Field f) {
         case Field::OptimizerInBackward:
         case Field::DoubleQuant:
         case Field::Tokens:
+        case Field::Chinchilla:
         case Field::DatasetTokens:
         case Field::Epochs:
         case Field::HfConfig:

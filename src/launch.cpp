@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/performance.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
@@ -42,6 +43,7 @@ double memory_fraction(const Recommendation& rec) {
 std::string dtype_name(Precision p) {
     switch (p) {
         case Precision::Bf16:
+        case Precision::Fp8:  // FP8 training only; its 16-bit dtype is bf16
             return "bfloat16";
         case Precision::Fp16:
             return "float16";
@@ -268,6 +270,8 @@ std::string precision_flag(const Workload& w) {
             return "bf16";
         case Precision::Fp16:
             return "fp16";
+        case Precision::Fp8:
+            return "fp8";  // accelerate's mixed_precision: fp8 (Transformer Engine or torchao)
         case Precision::Fp32:
             return "no";
     }
@@ -279,7 +283,8 @@ std::string deepspeed_json(const Workload& w, int stage) {
         "{{\n  \"train_micro_batch_size_per_gpu\": {},\n  \"gradient_accumulation_steps\": 1,\n",
         w.batch);
     s += fmt::format("  \"bf16\": {{\"enabled\": {}}},\n  \"fp16\": {{\"enabled\": {}}},\n",
-                     w.precision == Precision::Bf16, w.precision == Precision::Fp16);
+                     w.precision == Precision::Bf16 || w.precision == Precision::Fp8,
+                     w.precision == Precision::Fp16);
     s += fmt::format("  \"zero_optimization\": {{\n    \"stage\": {},\n", stage);
     s += "    \"overlap_comm\": true,\n    \"contiguous_gradients\": true";
     if (stage == 3) s += ",\n    \"stage3_gather_16bit_weights_on_model_save\": true";
@@ -339,6 +344,10 @@ void train_deepspeed(Launch& l, const Workload& w, const Recommendation& rec) {
                   "--deepspeed ds_config.json",
                   rec.nodes, per_node(rec))
             : fmt::format("deepspeed --num_gpus {} train.py --deepspeed ds_config.json", rec.count);
+    if (w.precision == Precision::Fp8)
+        l.notes.emplace_back(
+            "DeepSpeed's config has no FP8 switch: train.py runs the linear layers under "
+            "Transformer Engine's te.fp8_autocast (bf16 is the config's dtype)");
 }
 
 void train_torchrun(Launch& l, const Workload& w, const Recommendation& rec) {
@@ -358,6 +367,11 @@ void train_torchrun(Launch& l, const Workload& w, const Recommendation& rec) {
             "optimizer = {3}(model.parameters())\n",
             dt, rec.strategy == Parallel::Zero2 ? "False" : "True", w.grad_ckpt ? "True" : "False",
             optimizer_names(w.optimizer).torch);
+        if (w.precision == Precision::Fp8)
+            l.config.insert(l.config.find("mp_policy"),
+                            "# FP8 matmuls: torchao.float8, before fully_shard\n"
+                            "convert_to_float8_training(model, module_filter_fn=lambda m, fqn: "
+                            "fqn != \"output\")\n");
     }
 }
 
@@ -386,6 +400,9 @@ void train_axolotl(Launch& l, const Workload& w, const Recommendation& rec) {
     l.config = std::move(y);
     l.command = "axolotl train gpuadvise.yml";
     l.notes.emplace_back("add your datasets: and output_dir: to gpuadvise.yml");
+    if (w.precision == Precision::Fp8)
+        l.notes.emplace_back(
+            "FP8 is not set here (bf16 is): --emit accelerate writes mixed_precision: fp8");
     if (rec.count > 1 && rec.strategy == Parallel::Fsdp)
         l.notes.emplace_back(
             "fsdp_transformer_layer_cls_to_wrap names the model's decoder layer class");
@@ -408,6 +425,8 @@ void train_torchtune(Launch& l, const Workload& w, const Recommendation& rec) {
     c += fmt::format(" optimizer._component_={}", optimizer_names(w.optimizer).torch);
     l.command = std::move(c);
     l.notes.emplace_back("<model>/... is the recipe config for your model ('tune ls' lists them)");
+    if (w.precision == Precision::Fp8)
+        l.notes.emplace_back("the recipe trains in bf16: torchtune's recipes have no FP8 switch");
 }
 
 // Megatron-LM's pretrain_gpt.py with the plan's layout: data parallel over
@@ -428,6 +447,14 @@ void train_megatron(Launch& l, const Workload& w, const Recommendation& rec) {
     c += fmt::format(" --micro-batch-size {} --global-batch-size {}", w.batch,
                      w.batch * w.grad_accum * rec.count);
     c += w.precision == Precision::Fp16 ? " --fp16" : " --bf16";
+    // NeMo's recipes: hybrid (E4M3 forward, E5M2 gradients) with per-tensor
+    // current scaling, or MXFP8 on Blackwell (bf16_with_fp8_current_scaling_mixed,
+    // bf16_with_mxfp8_mixed).
+    if (w.precision == Precision::Fp8)
+        c += fmt::format(" --fp8-format hybrid --fp8-recipe {}",
+                         fp8_training_recipe(*rec.gpu).value_or("").starts_with("MXFP8")
+                             ? "mxfp8"
+                             : "tensorwise");
     if (rec.strategy == Parallel::Fsdp || rec.strategy == Parallel::Zero3)
         c += " --use-torch-fsdp2";
     else if (rec.count > 1)
@@ -435,6 +462,158 @@ void train_megatron(Launch& l, const Workload& w, const Recommendation& rec) {
     if (w.grad_ckpt) c += " --recompute-granularity full --recompute-method uniform";
     l.command = std::move(c);
     l.notes.emplace_back("add --data-path, --tokenizer-type and --train-iters for your run");
+}
+
+// The plan's micro-batches per optimizer step over every data-parallel rank
+// (DP is every GPU: no tensor or pipeline parallel), and the optimizer steps
+// of the job when it has a size.
+std::int64_t global_batch(const Workload& w, const Recommendation& rec) {
+    return w.batch * w.grad_accum * rec.count;
+}
+std::optional<std::int64_t> job_steps(const Workload& w, const Recommendation& rec) {
+    const auto tokens = rec.performance.job_tokens;
+    const double per_step = static_cast<double>(global_batch(w, rec)) * static_cast<double>(w.seq);
+    if (!tokens || !(per_step > 0) || !(*tokens / per_step < 1e15)) return std::nullopt;
+    return static_cast<std::int64_t>(std::ceil(*tokens / per_step));
+}
+
+// torchtitan's TOML job config (v0.2.2 torchtitan/config/job_config.py; its
+// Llama 3 train_configs/*.toml): the layout as data-parallel degrees (FSDP
+// shards over every GPU, DDP replicates, ZeRO-2 shards without resharding
+// after forward), the batch, checkpointing mode, and torchao's float8 (MXFP8
+// on Blackwell) as a model converter for --precision fp8.
+void train_torchtitan(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "torchtitan";
+    l.config_name = "gpuadvise.toml";
+    const Architecture& a = w.model.arch;
+    // torchtitan builds its models from a registry of flavors
+    // (torchtitan/models/llama3/__init__.py): the Llama 3 sizes map to theirs.
+    std::string flavor = "<flavor>";
+    const double p = static_cast<double>(w.model.params);
+    for (const auto& [name, params] :
+         {std::pair<const char*, double>{"8B", 8.03e9}, {"70B", 70.6e9}, {"405B", 405.9e9}})
+        if (std::fabs(p / params - 1.0) < 0.03 && a.mlp == MlpKind::Gated) flavor = name;
+    const bool fp8 = w.precision == Precision::Fp8;
+    const bool mx = fp8 && fp8_training_recipe(*rec.gpu).value_or("").starts_with("MXFP8");
+    std::string t =
+        fmt::format("[job]\ndescription = \"gpuadvise plan: {} x {}\"\n\n", rec.count, rec.gpu->id);
+    t += fmt::format("[model]\nname = \"llama3\"\nflavor = \"{}\"\n", flavor);
+    if (fp8) t += fmt::format("converters = [\"quantize.linear.{}\"]\n", mx ? "mx" : "float8");
+    const bool sharded =
+        rec.count > 1 && (rec.strategy == Parallel::Fsdp || rec.strategy == Parallel::Zero3 ||
+                          rec.strategy == Parallel::Zero2);
+    t += fmt::format("\n[optimizer]\nname = \"AdamW\"\nimplementation = \"{}\"\n",
+                     to_string(w.optimizer_impl));
+    t += fmt::format("\n[training]\nlocal_batch_size = {}\nglobal_batch_size = {}\nseq_len = {}\n",
+                     w.batch, global_batch(w, rec), w.seq);
+    if (const auto steps = job_steps(w, rec)) t += fmt::format("steps = {}\n", *steps);
+    t += fmt::format("mixed_precision_param = \"{}\"\n",
+                     w.precision == Precision::Fp32 ? "float32" : "bfloat16");
+    const std::int64_t shard = rec.count > 1 && sharded ? rec.count : 1;
+    const std::int64_t replicate =
+        rec.count > 1 && !sharded && rec.strategy != Parallel::Tp && rec.strategy != Parallel::Pp
+            ? rec.count
+            : 1;
+    t += fmt::format(
+        "\n[parallelism]\ndata_parallel_replicate_degree = {}\ndata_parallel_shard_degree = {}\n",
+        replicate, shard);
+    if (rec.strategy == Parallel::Zero2 && sharded) t += "fsdp_reshard_after_forward = \"never\"\n";
+    t += fmt::format(
+        "tensor_parallel_degree = {}\npipeline_parallel_degree = {}\ncontext_parallel_degree = 1\n",
+        rec.strategy == Parallel::Tp ? rec.count : 1, rec.strategy == Parallel::Pp ? rec.count : 1);
+    const std::string_view mode = w.ckpt_mode == CkptMode::None        ? "none"
+                                  : w.ckpt_mode == CkptMode::Selective ? "selective"
+                                                                       : "full";
+    t += fmt::format("\n[activation_checkpoint]\nmode = \"{}\"\n", mode);
+    if (w.ckpt_mode == CkptMode::Selective) t += "selective_ac_option = \"op\"\n";
+    if (fp8) {
+        // torchao's float8 needs torch.compile to fuse its casts (torchtitan docs/float8.md).
+        t += "\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n";
+        if (mx)
+            t += "\n[quantize.linear.mx]\nrecipe_name = \"mxfp8_cublas\"\nfilter_fqns = "
+                 "[\"output\"]\n";
+        else
+            t += fmt::format(
+                "\n[quantize.linear.float8]\nenable_fsdp_float8_all_gather = {0}\n"
+                "precompute_float8_dynamic_scale_for_fsdp = {0}\nfilter_fqns = [\"output\"]\n",
+                sharded ? "true" : "false");
+    }
+    l.config = std::move(t);
+    l.command = torchrun_prefix(rec) + " -m torchtitan.train --job.config_file gpuadvise.toml";
+    l.notes.emplace_back(
+        "add [training] dataset and [model] hf_assets_path (the tokenizer) to gpuadvise.toml");
+    if (flavor == "<flavor>")
+        l.notes.emplace_back(
+            "<flavor>: torchtitan builds models from its registry (torchtitan/models/*); name the "
+            "model and flavor closest to yours");
+    if (w.ckpt_mode == CkptMode::Offload)
+        l.notes.emplace_back("torchtitan has no activation offload: the config checkpoints fully");
+    if (w.precision == Precision::Fp16)
+        l.notes.emplace_back("torchtitan computes in bfloat16 or float32, not float16");
+}
+
+// NeMo's Megatron GPT pre-training (examples/nlp/language_modeling/
+// megatron_gpt_pretraining.py) with Hydra overrides of its
+// conf/megatron_gpt_config.yaml: nodes and devices, the model shape, the
+// layout (TP = PP = 1; FSDP through model.fsdp, the distributed optimizer for
+// data parallel), the batch, checkpointing and Transformer Engine's FP8.
+void train_nemo(Launch& l, const Workload& w, const Recommendation& rec) {
+    l.tool = "megatron_gpt_pretraining.py";
+    const Architecture& a = w.model.arch;
+    std::string c = "python examples/nlp/language_modeling/megatron_gpt_pretraining.py";
+    c += fmt::format(" trainer.num_nodes={} trainer.devices={}",
+                     std::max<std::int64_t>(rec.nodes, 1), per_node(rec));
+    c += fmt::format(" trainer.precision={}", w.precision == Precision::Fp16   ? "16"
+                                              : w.precision == Precision::Fp32 ? "32"
+                                                                               : "bf16");
+    if (const auto steps = job_steps(w, rec)) c += fmt::format(" trainer.max_steps={}", *steps);
+    c += fmt::format(" model.micro_batch_size={} model.global_batch_size={}", w.batch,
+                     global_batch(w, rec));
+    c += " model.tensor_model_parallel_size=1 model.pipeline_model_parallel_size=1";
+    c += fmt::format(" model.encoder_seq_length={} model.max_position_embeddings={}", w.seq,
+                     std::max(w.seq, a.max_position));
+    c += fmt::format(
+        " model.num_layers={} model.hidden_size={} model.ffn_hidden_size={} "
+        "model.num_attention_heads={}",
+        a.layers, a.hidden, a.intermediate, a.heads);
+    if (a.kv_heads > 0 && a.kv_heads != a.heads)
+        c += fmt::format(" model.num_query_groups={}", a.kv_heads);
+    if (a.mlp ==
+        MlpKind::Gated)  // Llama-style blocks, as conf/megatron_llama_config.yaml sets them
+        c += " model.activation=fast-swiglu model.normalization=rmsnorm "
+             "model.position_embedding_type=rope model.bias=False";
+    c += fmt::format(" model.share_embeddings_and_output_weights={}",
+                     a.tied_embeddings ? "True" : "False");
+    if (rec.count > 1) {
+        if (rec.strategy == Parallel::Fsdp || rec.strategy == Parallel::Zero3)
+            c += " model.fsdp=True model.fsdp_sharding_strategy=full";
+        else if (rec.strategy == Parallel::Zero2)
+            c += " model.fsdp=True model.fsdp_sharding_strategy=grad";
+        else
+            c += " model.optim.name=distributed_fused_adam";
+    }
+    if (w.ckpt_mode == CkptMode::Selective)
+        c += " model.activations_checkpoint_granularity=selective";
+    else if (w.grad_ckpt)
+        c +=
+            " model.activations_checkpoint_granularity=full "
+            "model.activations_checkpoint_method=uniform model.activations_checkpoint_num_layers=1";
+    if (w.precision == Precision::Fp8)
+        c += " model.fp8=True model.fp8_hybrid=True model.fp8_amax_history_len=1024 "
+             "model.fp8_amax_compute_algo=max";
+    l.command = std::move(c);
+    l.notes.emplace_back(
+        "add model.data.data_prefix and the tokenizer (model.tokenizer.*) for your data");
+    if (rec.nodes > 1)
+        l.notes.emplace_back(fmt::format(
+            "run it on each of the {} nodes with one task per GPU (srun --ntasks-per-node {}; "
+            "--emit slurm has the sbatch skeleton)",
+            rec.nodes, per_node(rec)));
+    if (w.precision == Precision::Fp8 &&
+        fp8_training_recipe(*rec.gpu).value_or("").starts_with("MXFP8"))
+        l.notes.emplace_back(
+            "this config runs Transformer Engine's per-tensor FP8; NeMo 2's "
+            "bf16_with_mxfp8_mixed recipe runs MXFP8 on Blackwell");
 }
 
 // A Slurm batch script that starts the plan's nodes with torchrun.
@@ -469,13 +648,18 @@ Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind
     if (w.trains() && inference_kind(kind))
         throw InputError(fmt::format(
             "{} {} serves a model; for --method {} use accelerate, deepspeed, torchrun, axolotl, "
-            "torchtune, megatron or slurm",
+            "torchtune, megatron, torchtitan, nemo or slurm",
             what, name, to_string(w.method)));
     if (!w.trains() && !inference_kind(kind))
         throw InputError(
             fmt::format("{} {} launches training; for inference use vllm, sglang, trtllm-serve, "
                         "llama-server, ollama or mlx-lm",
                         what, name));
+    if ((kind == LaunchKind::Torchtitan || kind == LaunchKind::Nemo) && w.uses_lora())
+        throw InputError(fmt::format(
+            "{} {} writes a pre-training config (every weight trained); for --method {} use "
+            "axolotl, torchtune or accelerate",
+            what, name, to_string(w.method)));
     if (inference_kind(kind)) {
         const Engine* engine = find_engine(launch_engine(kind));
         if (engine) {
@@ -526,6 +710,12 @@ Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind
             break;
         case LaunchKind::Slurm:
             train_slurm(l, w, rec);
+            break;
+        case LaunchKind::Torchtitan:
+            train_torchtitan(l, w, rec);
+            break;
+        case LaunchKind::Nemo:
+            train_nemo(l, w, rec);
             break;
         case LaunchKind::Auto:
             break;

@@ -439,6 +439,41 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
     return 1.0;
 }
 
+// FP8 training keeps what bf16 mixed precision keeps (fp32 master weights,
+// gradients, optimizer state, 16-bit activations: an upper bound, since
+// Transformer Engine saves a linear layer's input for backward in FP8) and adds
+// FP8 copies of the block linear weights, each with its transpose for the
+// backward matmuls (Transformer Engine caches both on Hopper; MXFP8 keeps a
+// row-wise and a column-wise copy), one byte per element. Sharded plans
+// (FSDP, ZeRO-3) cast the two gathered layers only; tensor and pipeline
+// parallel hold their share. The scaling state is an amax history of 1024
+// fp32 values (Transformer Engine's DelayedScaling default) for the input,
+// weight and output gradient of each of a layer's seven linears: 86 KB a layer.
+double fp8_state_bytes(const Workload& w, const Params& p) {
+    const Architecture& a = w.model.arch;
+    const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
+    const double n = static_cast<double>(std::max<std::int64_t>(w.gpus, 1));
+    double copies = 2.0 * p.block_linear;
+    if (w.gpus > 1) {
+        switch (w.parallel) {
+            case Parallel::Fsdp:
+            case Parallel::Zero3:
+                copies = 2.0 * 2.0 * p.block_linear / layers;
+                break;
+            case Parallel::Tp:
+            case Parallel::Pp:
+                copies /= n;
+                break;
+            case Parallel::Ddp:
+            case Parallel::Zero2:
+            case Parallel::None:
+                break;
+        }
+    }
+    constexpr double kAmaxHistory = 1024, kLinearsPerLayer = 7, kTensorsPerLinear = 3;
+    return copies + layers * kLinearsPerLayer * kTensorsPerLinear * kAmaxHistory * 4.0;
+}
+
 // What the caching allocator holds beyond the allocated peak (torch
 // max_memory_reserved - max_memory_allocated).
 double allocator_pool(const Workload& w, const Components& c, double allocated) {
@@ -666,6 +701,7 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
         inference_activations(w, c);
     }
     *paged_bytes /= shard(w, p, *trainable, c);
+    if (w.trains() && w.precision == Precision::Fp8) c.workspace += fp8_state_bytes(w, p);
     c.workspace = std::max(c.workspace, 0.0);
     if (w.trains()) c.workspace += optimizer_step_excess(w, c);
     if (calibrated) scale_allocated_components(c, calibrated->memory_factor);

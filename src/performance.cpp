@@ -1,9 +1,12 @@
 #include "gpuadvise/performance.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
 #include "gpuadvise/bands.hpp"
+#include "gpuadvise/energy.hpp"
 
 namespace gpuadvise {
 namespace {
@@ -57,11 +60,30 @@ constexpr double kPageableCopyShare = 0.15;
 // inference takes 10.2-13.4 ms per batch of 1 to 8 on a V100 and on a T4
 // alike (bench/data/image_speed.csv), about 0.2 ms for each of its 50 layers.
 constexpr double kEagerLayerSeconds = 2e-4;
+// FP8 training (--precision fp8). Large bf16 GEMMs reach about 0.80 of the
+// dense peak: the Maximum Achievable Matmul FLOPS table (stas00/ml-engineering
+// compute/accelerator/README.md: H100 SXM 794.5 of 989, B200 1745 of 2250,
+// GH200 828.6 of 989, A100 SXM 271.2 of 312 TFLOPS). FP8 GEMMs reach 0.965 of
+// that share: the median over the eight accelerators the same table measures
+// in both (H100 0.88, H200 0.91, GH200 0.93, B300 0.95, B200 0.98, Gaudi 2
+// 0.99, GB200 0.99, Gaudi 3 1.04).
+constexpr double kGemmReach = 0.80;
+constexpr double kFp8GemmReach = 0.965;
+// Each FP8 matmul casts its 16-bit operands first (the input and the weight
+// forward, the output gradient backward): a read of two bytes and a write of
+// one per element, the amax reduction fused into the same pass
+// (Transformer Engine's cast-transpose kernels; torch.compile fuses torchao's).
+// The casts are memory-bound at an assumed 0.8 of peak bandwidth.
+constexpr double kFp8CastBytes = 3.0;
+constexpr double kCastBandwidthShare = 0.8;
 
-// Time, energy and cost of a job from the plan's rate; `watts` is the plan's
-// cards at full TDP. Clears rates that are not finite.
+// Time, energy and cost of a job from the plan's rate. The IT load is the
+// plan's cards at `tdp_watts` and its hosts at `host_watts` (their maximum
+// draw), both at the job's utilisation, plus the fabric's `fabric_watts`; the
+// facility multiplies it by its PUE. Clears rates that are not finite.
 void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
-                std::optional<double> price_usd, double tdp_watts, double tokens_per_hour) {
+                std::optional<double> price_usd, double tdp_watts, double tokens_per_hour,
+                double host_watts = 0, double fabric_watts = 0) {
     const auto band = [](BandQuantity q) -> std::optional<std::pair<double, double>> {
         if (const ErrorBand* b = error_bands().find(q, "all")) return std::pair{b->low, b->high};
         return std::nullopt;
@@ -84,7 +106,12 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
     if (!job_tokens && job.epochs && job.dataset_tokens)
         job_tokens = *job.epochs * *job.dataset_tokens;
     if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
-    const double watts = tdp_watts * job.utilisation;
+    if (!job_tokens && job.chinchilla && w.trains())
+        job_tokens = kChinchillaTokensPerParam * static_cast<double>(w.model.params);
+    const double pue = job.pue.value_or(energy_data().pue);
+    const double it_watts = (tdp_watts + host_watts) * job.utilisation + fabric_watts;
+    const double watts = it_watts * pue;
+    if (watts > 0) perf.pue = pue;
     double hourly = 0;
     if (job.cloud_price_per_gpu_hour) {
         hourly = *job.cloud_price_per_gpu_hour * n;
@@ -97,16 +124,63 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
     if (!w.trains() && hourly > 0 && tokens_per_hour > 0)
         perf.usd_per_million_tokens = hourly / tokens_per_hour * 1e6;
     if (job_tokens) {
+        perf.job_tokens = job_tokens;
         perf.job_hours = *job_tokens / *rate / 3600.0;
+        perf.days = *perf.job_hours / 24.0;
         perf.gpu_hours = *perf.job_hours * n;
         if (watts > 0) perf.energy_kwh = watts / 1000.0 * *perf.job_hours;
         if (hourly > 0) perf.job_cost_usd = hourly * *perf.job_hours;
     }
     // Every figure is finite or absent: an overflow is not a number to print.
-    for (auto* v : {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
-                    &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh,
-                    &perf.usd_per_million_tokens, &perf.mfu, &perf.gpu_hours})
+    for (auto* v :
+         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
+          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens,
+          &perf.mfu, &perf.gpu_hours, &perf.job_tokens, &perf.days})
         if (*v && !std::isfinite(**v)) v->reset();
+}
+
+// FP8 training: how much a micro-step's compute time changes when the block
+// linear layers' matmuls (forward, backward and the recomputed forward) run
+// at the card's FP8 peak instead of bf16. Attention, norms, element-wise
+// work, the optimizer and communication stay in bf16; the embedding and the
+// output layer stay in bf16 too (torchtitan's float8 filter skips `output`,
+// Megatron keeps it in bf16). Each FP8 matmul first casts its 16-bit operands.
+// `bf16_seconds` is the micro-step's bf16 compute time, which bounds the
+// matmul time it contains.
+double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, double bf16_seconds,
+                         double platform) {
+    const Architecture& a = w.model.arch;
+    const ParamCounts c = count_params(a);
+    const double scale = c.active() > 0 ? static_cast<double>(w.model.active_params) /
+                                              static_cast<double>(c.active())
+                                        : 1.0;
+    const double linear = static_cast<double>(c.active_linear) * scale;
+    // Forward 2, backward 4 (frozen LoRA bases skip the weight gradient: 2),
+    // recompute 2 FLOPs per weight and token.
+    const double passes = (w.method == Method::Full ? 6.0 : 4.0) + (w.grad_ckpt ? 2.0 : 0.0);
+    const double flops = tokens * passes * linear;
+    const double peak16 = *gpu.tflops.bf16 * 1e12 * platform;
+    const double peak8 = *gpu.tflops.fp8 * 1e12 * platform;
+    const double gemm16 = std::min(flops / (peak16 * kGemmReach), bf16_seconds);
+    const double gemm8 = flops / (peak8 * kGemmReach * kFp8GemmReach);
+    // Elements cast per token and layer: each distinct linear input (q/k/v
+    // share one, gate/up share one; again in a recomputed forward) and each
+    // linear's output gradient; every weight once per micro-step.
+    const double h = static_cast<double>(a.hidden);
+    const double q = static_cast<double>(a.q_dim() > 0 ? a.q_dim() : a.hidden);
+    const double kv = static_cast<double>(a.kv_dim() > 0 ? a.kv_dim() : a.hidden);
+    const double f =
+        a.is_moe()
+            ? static_cast<double>(a.experts_per_token * a.moe_intermediate + a.shared_intermediate)
+            : static_cast<double>(a.intermediate);
+    const double up = a.mlp == MlpKind::Gated ? 2.0 * f : f;
+    const double inputs = 2.0 * h + q + f;
+    const double grads = (q + 2.0 * kv) + h + up + h;
+    const double layers = static_cast<double>(a.total_layers());
+    const double elements = tokens * layers * (inputs * (w.grad_ckpt ? 2.0 : 1.0) + grads) + linear;
+    const double casts = elements * kFp8CastBytes /
+                         (gpu.memory_bandwidth_gbps * 1e9 * kCastBandwidthShare * platform);
+    return gemm8 + casts - gemm16;
 }
 
 // The user's measured speed (gpuadvise calibrate) for workloads of the same key.
@@ -145,6 +219,42 @@ double training_mfu(std::int64_t hidden) {
     return kMaxMfu * h / (h + kMfuWidth);
 }
 
+std::optional<std::string_view> fp8_training_recipe(const Gpu& gpu) {
+    if (!gpu.tflops.fp8 || !gpu.tflops.bf16) return std::nullopt;
+    const std::string_view cc = gpu.compute_capability.value_or("");
+    switch (gpu.platform) {
+        case SoftwarePlatform::Cuda:
+            // Transformer Engine: FP8 from compute capability 8.9 (Ada) and 9.0
+            // (Hopper); MXFP8 block scaling on 10.x and 12.x (Blackwell).
+            if (cc == "8.9" || cc == "9.0") return "Transformer Engine FP8 (per-tensor scaling)";
+            if (cc.starts_with("10.") || cc.starts_with("12."))
+                return "MXFP8 (Transformer Engine, 32-element block scales)";
+            return std::nullopt;
+        case SoftwarePlatform::Rocm:
+            // ROCm/TransformerEngine supports gfx942 (MI300) and gfx950 (MI350).
+            if (gpu.arch_family == "cdna3" || gpu.arch_family == "cdna4")
+                return "ROCm Transformer Engine FP8";
+            return std::nullopt;
+        case SoftwarePlatform::Habana:
+            return "Intel Gaudi Transformer Engine FP8";
+        case SoftwarePlatform::Oneapi:
+        case SoftwarePlatform::Metal:
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::string fp8_training_refusal(const Gpu& gpu) {
+    if (fp8_training_recipe(gpu)) return {};
+    if (!gpu.tflops.fp8)
+        return fmt::format("{} has no FP8 tensor cores; train with --precision bf16",
+                           gpu.arch_family);
+    return fmt::format(
+        "no FP8 training library runs on {} (Transformer Engine: Ada, Hopper, Blackwell; ROCm: "
+        "CDNA3/4; Gaudi 2/3); train with --precision bf16",
+        gpu.arch_family);
+}
+
 std::optional<double> Performance::tokens_per_s() const {
     return train_tokens_per_s ? train_tokens_per_s : decode_tokens_per_s;
 }
@@ -153,6 +263,10 @@ std::optional<double> precision_tflops(const Gpu& gpu, Precision precision) {
     switch (precision) {
         case Precision::Bf16:
             return gpu.tflops.bf16 ? gpu.tflops.bf16 : gpu.tflops.fp16;
+        // FP8 training runs its other work in bf16 (fp8_seconds adds the FP8
+        // matmuls), and reports MFU over the bf16 peak, as torchtitan does.
+        case Precision::Fp8:
+            return gpu.tflops.bf16;
         case Precision::Fp16:
             return gpu.tflops.fp16;
         // fp32 matmuls run as TF32 on cards that have it: NVIDIA's NGC
@@ -523,6 +637,13 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         const double tokens = b * s;
         double compute_seconds = tokens * per_token / flops_rate;
         if (w.quant.format) compute_seconds *= w.quant.format->dequant_time_factor;
+        if (w.precision == Precision::Fp8) {
+            if (!fp8_training_recipe(gpu)) {
+                // No FP8 path: no speed to report (the precision-fp8 rule rejects the plan).
+                return perf;
+            }
+            compute_seconds += fp8_delta_seconds(w, gpu, tokens, compute_seconds, platform);
+        }
         double comm_seconds = 0, step_comm = 0;
         const double accum = static_cast<double>(w.grad_accum);
         if (w.gpus > 1) {
@@ -566,7 +687,16 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         perf.mfu = *perf.train_tokens_per_s * model_flops / (n * *tflops * 1e12);
     }
 
-    finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour);
+    // The hosts: one platform per node of a multi-node plan, else the one box.
+    double host_watts = 0, fabric_watts = 0;
+    if (host) {
+        const bool multi = network && per_node > 0 && w.gpus > per_node;
+        const double nodes = multi ? std::ceil(n / static_cast<double>(per_node)) : 1.0;
+        host_watts = host->host_watts.value_or(kSystemBaseWatts) * nodes;
+        if (multi) fabric_watts = energy_data().fabric_watts_per_gpu * n;
+    }
+    finish_job(perf, w, job, price_usd, gpu.tdp_watts.value_or(0.0) * n, tokens_per_hour,
+               host_watts, fabric_watts);
     calibrate_rates(perf, w);
     return perf;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuadvise/energy.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/network.hpp"
@@ -33,6 +34,7 @@ JobOptions job_options(const Request& r) {
     JobOptions j;
     if (const auto& v = r.get(Field::Tokens))
         j.tokens = static_cast<double>(parse_param_count(v->text, v->origin));
+    j.chinchilla = r.flag(Field::Chinchilla).value_or(false);
     if (const auto& v = r.get(Field::Steps))
         j.steps = static_cast<double>(parse_positive_int(v->text, v->origin, 1'000'000'000'000));
     j.epochs = real(r, Field::Epochs, 1e-3, kMaxEpochs, "3");
@@ -41,15 +43,17 @@ JobOptions job_options(const Request& r) {
     if (const auto y = real(r, Field::AmortizeYears, kMinYears, kMaxYears, "3"))
         j.amortize_years = *y;
     if (const auto p = real(r, Field::KwhPrice, kMinKwh, kMaxKwh, "0.15")) j.kwh_price_usd = *p;
+    j.pue = real(r, Field::Pue, kMinPue, kMaxPue, "1.2");
     j.cloud_price_per_gpu_hour = real(r, Field::CloudPrice, kMinCloud, kMaxCloud, "2.5");
     if (j.epochs && !j.dataset_tokens)
         throw InputError(fmt::format("{} needs --dataset-tokens (how many tokens one epoch is)",
                                      r.get(Field::Epochs)->origin));
     if (static_cast<int>(j.tokens.has_value()) + static_cast<int>(j.steps.has_value()) +
-            static_cast<int>(j.dataset_tokens.has_value()) >
+            static_cast<int>(j.dataset_tokens.has_value()) + static_cast<int>(j.chinchilla) >
         1)
         throw InputError(
-            "give the job size once: --tokens, --steps, or --dataset-tokens (with --epochs)");
+            "give the job size once: --tokens, --chinchilla, --steps, or --dataset-tokens (with "
+            "--epochs)");
     return j;
 }
 

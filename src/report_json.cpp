@@ -224,6 +224,9 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("mfu",
             p.mfu ? std::optional<double>(std::round(*p.mfu * 1000.0) / 1000.0) : std::nullopt);
     j.field("gpu_hours", rounded_rate(p.gpu_hours));
+    j.field("job_tokens", rounded_rate(p.job_tokens));
+    j.field("days", rounded_rate(p.days));
+    j.field("pue", p.pue);
     j.field("images_per_s", rounded_rate(p.images_per_s));
     j.field("seconds_per_image", rounded_rate(p.seconds_per_image));
     j.field("denoise_step_seconds", rounded_rate(p.denoise_step_seconds));

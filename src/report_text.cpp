@@ -196,7 +196,11 @@ Table performance_table(const Performance& p) {
     add("step", p.step_seconds, " s");
     if (p.micro_step_seconds && p.step_seconds && *p.micro_step_seconds < *p.step_seconds * 0.999)
         add("micro-step", p.micro_step_seconds, " s");
+    if (p.job_tokens && *p.job_tokens < 1.8e19)
+        t.rows.push_back({"job tokens", format_count(static_cast<std::uint64_t>(*p.job_tokens))});
     add("job", p.job_hours, " h");
+    add("days", p.days, "");
+    add("GPU-hours", p.gpu_hours, "");
     add("job cost", p.job_cost_usd, " USD");
     add("energy", p.energy_kwh, " kWh");
     add("serving cost", p.usd_per_million_tokens, " USD per 1M tokens");

@@ -8,6 +8,7 @@
 
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/performance.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -114,9 +115,14 @@ std::vector<Rule> make_registry() {
                  }});
     r.push_back(
         {"precision-fp8", RuleKind::Reject,
-         "fp8 compute or an fp8 KV cache needs an FP8 path (Ada, Hopper, CDNA3 and later)",
+         "fp8 compute, an fp8 KV cache or FP8 training needs an FP8 path (Ada, Hopper, CDNA3 "
+         "and later)",
          [](const PlanContext& c, const RuleData&) -> Hit {
              const Workload& w = c.workload;
+             if (w.trains() && w.precision == Precision::Fp8) {
+                 if (fp8_training_recipe(c.gpu)) return std::nullopt;
+                 return fire(c, [&] { return fp8_training_refusal(c.gpu); });
+             }
              const bool wants = (w.quant.format && w.quant.format->tensor_path == "fp8") ||
                                 (!w.trains() && !w.is_fixed() && w.kv_dtype == KvDtype::Fp8);
              if (!wants || c.gpu.tflops.fp8) return std::nullopt;

@@ -234,6 +234,11 @@ class Resolver {
         // (DiT) checkpoints ship in bf16; vision benchmarks run under AMP.
         if (const Arg a = arg(Field::Precision)) {
             w_.precision = kPrecisions.parse(a.text(), a.from());
+            if (w_.precision == Precision::Fp8)
+                throw InputError(fmt::format(
+                    "{} fp8 is FP8 training of language models (Transformer Engine); image and "
+                    "vision models run in fp16, bf16 or fp32",
+                    a.from()));
         } else {
             const bool unet = diffusion && im.diffusion->denoiser == DenoiserKind::Unet;
             w_.precision = unet ? Precision::Fp16 : Precision::Bf16;
@@ -382,6 +387,18 @@ class Resolver {
         // otherwise bf16, the dtype current checkpoints ship in.
         if (const Arg a = arg(Field::Precision)) {
             w_.precision = kPrecisions.parse(a.text(), a.from());
+            // FP8 training keeps bf16 master weights and runs the linear layers'
+            // matmuls in FP8; serving in FP8 is a weight format (--quant fp8).
+            if (w_.precision == Precision::Fp8 && !training)
+                throw InputError(fmt::format(
+                    "{} fp8 is FP8 training (--method full or lora); for FP8 inference use "
+                    "--quant fp8",
+                    a.from()));
+            if (w_.precision == Precision::Fp8 && qlora)
+                throw InputError(fmt::format(
+                    "{} fp8 does not apply to --method qlora (its 4-bit base is dequantised to "
+                    "16-bit for every matmul); use --method lora or full",
+                    a.from()));
         } else {
             w_.precision = qlora ? Precision::Fp16 : Precision::Bf16;
             assume(qlora ? "precision=fp16 (compute dtype of the document's QLoRA recipe, §4)"

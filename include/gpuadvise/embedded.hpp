@@ -27,6 +27,7 @@ std::string_view rules_json();
 std::string_view platforms_json();
 std::string_view error_bands_json();
 std::string_view networks_json();
+std::string_view energy_json();
 
 // The catalog as generated constant data: no parsing, one copy of an array of views.
 Catalog build_catalog();

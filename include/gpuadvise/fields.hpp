@@ -67,11 +67,13 @@ enum class Field : std::uint8_t {
     FromLog,
     // the job: time and cost
     Tokens,
+    Chinchilla,
     Steps,
     Epochs,
     DatasetTokens,
     AmortizeYears,
     KwhPrice,
+    Pue,
     CloudPrice,
     Platform,
     HaveHost,

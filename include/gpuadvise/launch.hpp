@@ -27,7 +27,9 @@ enum class LaunchKind : std::uint8_t {
     Axolotl,
     Torchtune,
     Megatron,
-    Slurm
+    Slurm,
+    Torchtitan,
+    Nemo
 };
 inline constexpr auto kLaunchKinds = make_enum_table<LaunchKind>({
     {LaunchKind::Auto, "auto"},
@@ -46,6 +48,8 @@ inline constexpr auto kLaunchKinds = make_enum_table<LaunchKind>({
     {LaunchKind::Torchtune, "torchtune"},
     {LaunchKind::Megatron, "megatron"},
     {LaunchKind::Slurm, "slurm"},
+    {LaunchKind::Torchtitan, "torchtitan"},
+    {LaunchKind::Nemo, "nemo"},
 });
 
 struct Launch {

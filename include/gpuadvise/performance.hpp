@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,9 +20,17 @@
 
 namespace gpuadvise {
 
+// --chinchilla: the compute-optimal training set of Hoffmann et al. 2022
+// ("Training Compute-Optimal Large Language Models", arXiv 2203.15556):
+// about 20 tokens per parameter (Chinchilla: 70B parameters, 1.4T tokens).
+// Applied to the total parameter count (for MoE models a convention: the
+// paper fits dense models).
+inline constexpr double kChinchillaTokensPerParam = 20.0;
+
 // What a job is, for time and cost (all optional; without them only rates are reported).
 struct JobOptions {
     std::optional<double> tokens;  // training tokens, or tokens to generate
+    bool chinchilla = false;       // tokens = kChinchillaTokensPerParam x parameters
     std::optional<double> steps;   // optimizer steps (of --grad-accum micro-batches per GPU)
     std::optional<double> epochs;  // with dataset_tokens
     std::optional<double> dataset_tokens;
@@ -29,6 +38,8 @@ struct JobOptions {
     double kwh_price_usd = 0.15;                     // energy price
     double utilisation = 0.8;                        // share of TDP drawn while the job runs
     std::optional<double> cloud_price_per_gpu_hour;  // rented instead of bought
+    // --pue: the facility's power usage effectiveness; absent, data/energy.json's.
+    std::optional<double> pue;
 };
 
 enum class Bound : std::uint8_t { Unknown, Memory, Compute };
@@ -72,6 +83,13 @@ struct Performance {
     // over the plan's dense peak at the compute precision; GPU-hours of the job.
     std::optional<double> mfu;
     std::optional<double> gpu_hours;
+    // The job's size in tokens (from --tokens, --chinchilla, --steps or the
+    // dataset) and its wall-clock days.
+    std::optional<double> job_tokens;
+    std::optional<double> days;
+    // The power usage effectiveness energy_kwh and the purchase cost's energy
+    // were multiplied by (with a job size or a serving cost).
+    std::optional<double> pue;
     CostBasis cost_basis = CostBasis::None;
     // measured / estimate at p10 and p90 of the phase's validation rows
     // (data/error_bands.json), for the range of each rate.
@@ -103,6 +121,13 @@ bool platform_calibrated(const Gpu& gpu);
 std::optional<double> precision_tflops(const Gpu& gpu, Precision precision);
 // Dense tensor throughput at the workload's compute precision, in TFLOPS.
 std::optional<double> compute_tflops(const Gpu& gpu, const Workload& workload);
+
+// FP8 training (--precision fp8) on a card: the recipe that runs there
+// (Transformer Engine FP8 on Ada and Hopper, MXFP8 on Blackwell, ROCm's
+// Transformer Engine on CDNA3/4, Intel Gaudi's on Gaudi 2/3), or nullopt.
+std::optional<std::string_view> fp8_training_recipe(const Gpu& gpu);
+// Why a card cannot train in FP8, one line with the fix ("" when it can).
+std::string fp8_training_refusal(const Gpu& gpu);
 
 // Training efficiency (model FLOPs utilisation) for a hidden width: small
 // matrices keep tensor cores less busy. Fitted on bench/data (see the doc).

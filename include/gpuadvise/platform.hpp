@@ -39,6 +39,10 @@ inline constexpr auto kPlatformKinds =
                                    {PlatformKind::Apple, "apple"}});
 
 // One row of data/platforms.json.
+// A host's own draw under load where its platform row gives no host_watts:
+// a desktop CPU, board, drives and fans (assumed; the build sheet's figure).
+inline constexpr double kSystemBaseWatts = 200.0;
+
 struct HostPlatform {
     std::string_view id;
     std::string_view name;

@@ -21,7 +21,10 @@
 namespace gpuadvise {
 
 enum class Method : std::uint8_t { Inference, Full, Lora, Qlora };
-enum class Precision : std::uint8_t { Fp32, Fp16, Bf16 };
+// Fp8 is FP8 training (--precision fp8): the linear layers' matmuls in FP8
+// (Transformer Engine on Ada/Hopper, MXFP8 on Blackwell), everything else, and
+// the master weights, as in bf16 mixed precision. FP8 inference is --quant fp8.
+enum class Precision : std::uint8_t { Fp32, Fp16, Bf16, Fp8 };
 enum class MixedPrecision : std::uint8_t { Amp, Pure };
 enum class Optimizer : std::uint8_t {
     AdamW,
@@ -53,8 +56,10 @@ inline constexpr auto kMethods = make_enum_table<Method>({{Method::Inference, "i
                                                           {Method::Lora, "lora"},
                                                           {Method::Qlora, "qlora"},
                                                           {Method::Full, "full"}});
-inline constexpr auto kPrecisions = make_enum_table<Precision>(
-    {{Precision::Fp32, "fp32"}, {Precision::Fp16, "fp16"}, {Precision::Bf16, "bf16"}});
+inline constexpr auto kPrecisions = make_enum_table<Precision>({{Precision::Fp32, "fp32"},
+                                                                {Precision::Fp16, "fp16"},
+                                                                {Precision::Bf16, "bf16"},
+                                                                {Precision::Fp8, "fp8"}});
 inline constexpr auto kMixedPrecisions =
     make_enum_table<MixedPrecision>({{MixedPrecision::Amp, "amp"}, {MixedPrecision::Pure, "pure"}});
 inline constexpr auto kOptimizers =

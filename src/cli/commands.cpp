@@ -21,6 +21,7 @@
 #include "gpuadvise/json.hpp"
 #include "gpuadvise/launch.hpp"
 #include "gpuadvise/names.hpp"
+#include "gpuadvise/performance.hpp"
 #include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/report_json.hpp"
@@ -180,6 +181,17 @@ const Gpu* with_vram(Context& ctx, const Gpu& gpu) {
     return &copy;
 }
 
+// FP8 training on a card without an FP8 path is a usage error for the
+// commands that answer for one box (ranking rejects such plans with the reason).
+void check_fp8_cards(const Context& ctx, const Workload& w, const std::vector<const Gpu*>& cards) {
+    if (!w.trains() || w.precision != Precision::Fp8) return;
+    const auto& p = ctx.request.get(Field::Precision);
+    for (const Gpu* g : cards)
+        if (const std::string why = fp8_training_refusal(*g); !why.empty())
+            throw InputError(
+                fmt::format("{} fp8 on {}: {}", p ? p->origin : "--precision", g->id, why));
+}
+
 // The box --gpu describes: one card named `--gpus` times, a list of cards
 // ("rtx-3090,rtx-3060-12gb"), or 'local': the cards detect finds (the first
 // --gpus of them when --gpus is given).
@@ -211,6 +223,7 @@ std::vector<const Gpu*> target_cards(Context& ctx, Workload& w) {
         // One name (also an empty one, which resolve_gpu reports): --gpus copies of it.
         cards.assign(static_cast<std::size_t>(w.gpus),
                      with_vram(ctx, resolve_gpu(catalog, names[0], g->origin)));
+        check_fp8_cards(ctx, w, cards);
         return cards;
     }
     if (ctx.request.has(Field::Vram))
@@ -226,6 +239,7 @@ std::vector<const Gpu*> target_cards(Context& ctx, Workload& w) {
     if (cards.size() > static_cast<std::size_t>(kMaxBoxGpus))
         throw InputError(fmt::format("{} {} names {} cards; one box holds {} at most", g->origin,
                                      quote(g->text), cards.size(), kMaxBoxGpus));
+    check_fp8_cards(ctx, w, cards);
     w.gpus = static_cast<std::int64_t>(cards.size());
     if (w.gpus > 1 && w.parallel == Parallel::None) w.parallel = default_parallel(w);
     return cards;

@@ -12,6 +12,7 @@
 
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/energy.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/network.hpp"
@@ -263,9 +264,9 @@ std::string text_constant(const char* name, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 11) {
+    if (argc != 12) {
         std::cerr << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS "
-                     "BANDS NETWORKS OUTPUT_CPP\n";
+                     "BANDS NETWORKS ENERGY OUTPUT_CPP\n";
         return 2;
     }
     std::ostringstream out;
@@ -273,8 +274,9 @@ int main(int argc, char** argv) {
         const std::string gpus = read(argv[1]), quants = read(argv[2]), engines = read(argv[3]),
                           tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]),
                           platforms = read(argv[7]), bands = read(argv[8]),
-                          networks = read(argv[9]);
+                          networks = read(argv[9]), energy = read(argv[10]);
         parse_networks(networks, "data/networks.json");
+        parse_energy(energy, "data/energy.json");
         parse_error_bands(bands, "data/error_bands.json");  // a bad file fails the build
         const Catalog c = parse_catalog(gpus, "data/gpus.json");
         const auto q = parse_quant_formats(quants, "data/quants.json");
@@ -315,12 +317,12 @@ int main(int argc, char** argv) {
             << text_constant("tasks_json", tasks) << text_constant("rules_json", rules)
             << text_constant("platforms_json", platforms)
             << text_constant("error_bands_json", bands) << text_constant("networks_json", networks)
-            << "\n}  // namespace gpuadvise::embedded\n";
+            << text_constant("energy_json", energy) << "\n}  // namespace gpuadvise::embedded\n";
     } catch (const std::exception& ex) {
         std::cerr << "gpuadvise_gen_data: " << ex.what() << "\n";
         return 1;
     }
-    std::ofstream file(argv[10], std::ios::binary);
+    std::ofstream file(argv[11], std::ios::binary);
     file << out.str();
     return file ? 0 : 1;
 }

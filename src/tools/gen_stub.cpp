@@ -58,6 +58,9 @@ std::string_view error_bands_json() {
 std::string_view networks_json() {
     absent();
 }
+std::string_view energy_json() {
+    absent();
+}
 std::span<const HostPlatform> platforms() {
     absent();
 }

@@ -188,6 +188,22 @@ std::vector<Case> cases() {
          "--vram sets one card's memory"},
         {{m, "70B", "--method", "full", "--max-gpus", "64", "--network", "ib-ndrr"}, "ib-ndr"},
         {{m, "8B", "--emit", "vllm", "--method", "lora"}, "--emit vllm serves a model"},
+        // --pue (issue 16)
+        {{m, "8B", "--pue", "0.9"}, "--pue '0.9'"},
+        {{m, "8B", "--pue", "nan"}, "--pue 'nan'"},
+        {{m, "8B", "--pue", "4"}, "--pue '4'"},
+        // --chinchilla (issue 16)
+        {{m, "8B", "--method", "full", "--chinchilla", "--tokens", "1T"},
+         "give the job size once: --tokens, --chinchilla"},
+        {{m, "8B", "--chinchilla"}, "--chinchilla applies to training"},
+        // FP8 training (issue 16)
+        {{m, "8B", "--precision", "fp8"}, "for FP8 inference use --quant fp8"},
+        {{m, "8B", "--method", "qlora", "--precision", "fp8"}, "--precision fp8 does not apply"},
+        {{m, "sdxl", "--precision", "fp8"}, "--precision fp8 is FP8 training of language"},
+        {{"estimate", m, "8B", "--method", "full", "--precision", "fp8", "--gpu", "a100-80gb-sxm"},
+         "ampere has no FP8 tensor cores"},
+        {{"check", m, "8B", "--method", "lora", "--precision", "fp8", "--gpu", "rx-9070-xt"},
+         "no FP8 training library runs on rdna4"},
         {{"estimate", m, "8B", "--emit", "vllm"}, "add --gpu"},
         {{m, "8B", "--quant", "q9_k"}, "did you mean 'q6_k'"},
         {{"gpus", "show", "nope-9000"}, "unknown GPU 'nope-9000'"},

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -694,7 +695,9 @@ TEST_CASE(
                                            "--use-distributed-optimizer",
                                            "--overlap-grad-reduce",
                                            "--recompute-granularity",
-                                           "--recompute-method"};
+                                           "--recompute-method",
+                                           "--fp8-format",
+                                           "--fp8-recipe"};
     const auto doc =
         run_json({"estimate", "--model", "13B", "--method", "full", "--gpu", "h100-sxm5", "--gpus",
                   "32", "--grad-accum", "4", "--emit", "megatron"});
@@ -709,6 +712,23 @@ TEST_CASE(
         ++flags;
     }
     CHECK(flags >= 10);
+    // FP8 (issue 16): NeMo's current-scaling recipe on Hopper, MXFP8 on Blackwell.
+    for (const auto& [gpu, recipe] :
+         {std::pair<std::string, std::string>{"h100-sxm5", "tensorwise"}, {"b200", "mxfp8"}}) {
+        const std::string fp8 =
+            run_json({"estimate", "--model", "13B", "--method", "full", "--gpu", gpu, "--gpus",
+                      "32", "--precision", "fp8", "--emit", "megatron"})
+                .at("launch")
+                .at("command");
+        CHECK_THAT(fp8, Catch::Contains("--bf16 --fp8-format hybrid --fp8-recipe " + recipe));
+        const std::string tail = fp8.substr(fp8.find("pretrain_gpt.py"));
+        for (std::size_t at = tail.find(" --"); at != std::string::npos;
+             at = tail.find(" --", at + 1)) {
+            const std::string flag = tail.substr(at + 1, tail.find(' ', at + 1) - at - 1);
+            INFO(flag);
+            CHECK(documented.count(flag) == 1);
+        }
+    }
     CHECK_THAT(cmd, Catch::StartsWith("torchrun --nnodes 4 --nproc-per-node 8"));
     CHECK_THAT(cmd, Catch::Contains("--global-batch-size " + std::to_string(4 * 4 * 32)));
     const auto slurm = run_json({"estimate", "--model", "13B", "--method", "full", "--gpu",
@@ -716,6 +736,172 @@ TEST_CASE(
     const std::string sbatch = slurm.at("launch").at("config").at("text");
     CHECK_THAT(sbatch, Catch::Contains("#SBATCH --nodes=4"));
     CHECK_THAT(sbatch, Catch::Contains("#SBATCH --gpus-per-node=8"));
+}
+
+namespace {
+
+// A list of documented names copied into tests/data with its source ('#' lines).
+std::set<std::string> documented_keys(const std::string& file) {
+    std::ifstream in(std::string(GPUADVISE_SOURCE_DIR) + "/tests/data/" + file);
+    REQUIRE(in);
+    std::set<std::string> keys;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] != '#') keys.insert(line);
+    REQUIRE(keys.size() > 50);
+    return keys;
+}
+
+json emit(const std::vector<std::string>& extra, const std::string& gpu, const std::string& tool,
+          const std::string& model = "llama-3.1-70b") {
+    std::vector<std::string> args{"estimate", "--model", model,   "--method", "full",
+                                  "--gpu",    gpu,       "--seq", "8192",     "--batch",
+                                  "1",        "--emit",  tool};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_json(args).at("launch");
+}
+
+}  // namespace
+
+TEST_CASE(
+    "scenario: --emit torchtitan writes only keys of torchtitan's job config, with the plan's "
+    "layout, batch and FP8 converter") {
+    // torchtitan v0.2.2 torchtitan/config/job_config.py (tests/data says how it was extracted).
+    const auto keys = documented_keys("torchtitan_job_config_keys.txt");
+    struct Case {
+        std::vector<std::string> args;
+        std::string gpu;
+        std::vector<std::string> expect;
+        std::string model = "llama-3.1-70b";
+    };
+    const std::vector<Case> cases{
+        {{"--gpus", "64", "--precision", "fp8", "--tokens", "1T"},
+         "h100-sxm5",
+         {"data_parallel_shard_degree = 64", "global_batch_size = 64",
+          "converters = [\"quantize.linear.float8\"]", "enable_fsdp_float8_all_gather = true",
+          "steps = 1907349", "flavor = \"70B\""}},
+        {{"--gpus", "64", "--precision", "fp8"},
+         "b200",
+         {"converters = [\"quantize.linear.mx\"]", "recipe_name = \"mxfp8_cublas\""}},
+        {{"--gpus", "16", "--parallel", "zero2", "--ckpt-mode", "selective", "--grad-accum", "4"},
+         "h200-sxm",
+         {"fsdp_reshard_after_forward = \"never\"", "global_batch_size = 64",
+          "mode = \"selective\"", "selective_ac_option = \"op\"", "flavor = \"8B\""},
+         "llama-3.1-8b"},
+    };
+    for (const Case& c : cases) {
+        const auto launch = emit(c.args, c.gpu, "torchtitan", c.model);
+        const std::string toml = launch.at("config").at("text");
+        INFO(toml);
+        std::string section;
+        std::size_t checked = 0;
+        std::istringstream lines(toml);
+        for (std::string line; std::getline(lines, line);) {
+            if (line.empty()) continue;
+            if (line.front() == '[') {
+                section = line.substr(1, line.find(']') - 1);
+                continue;
+            }
+            const std::string key = section + "." + line.substr(0, line.find(" = "));
+            INFO(key);
+            CHECK(keys.count(key) == 1);
+            ++checked;
+        }
+        CHECK(checked >= 12);
+        for (const auto& e : c.expect) CHECK_THAT(toml, Catch::Contains(e));
+        CHECK_THAT(launch.at("command").get<std::string>(),
+                   Catch::EndsWith("-m torchtitan.train --job.config_file gpuadvise.toml"));
+    }
+}
+
+TEST_CASE(
+    "scenario: --emit nemo overrides only keys of NeMo's Megatron GPT config, with nodes, "
+    "devices, batch, layout and FP8") {
+    // NVIDIA/NeMo examples/nlp/language_modeling/conf/megatron_gpt_config.yaml.
+    const auto keys = documented_keys("nemo_megatron_gpt_config_keys.txt");
+    struct Case {
+        std::vector<std::string> args;
+        std::vector<std::string> expect;
+        std::string model = "llama-3.1-70b";
+    };
+    const std::vector<Case> cases{
+        {{"--gpus", "64", "--precision", "fp8", "--grad-accum", "2"},
+         {"trainer.num_nodes=8", "trainer.devices=8", "model.global_batch_size=128",
+          "model.fsdp=True", "model.fp8=True", "model.num_query_groups=8"}},
+        {{"--gpus", "16", "--parallel", "ddp"},
+         {"trainer.num_nodes=2", "model.optim.name=distributed_fused_adam",
+          "trainer.precision=bf16", "model.share_embeddings_and_output_weights=True"},
+         "llama-3.2-1b"}};
+    for (const auto& [args, expect, model] : cases) {
+        const std::string cmd = emit(args, "h100-sxm5", "nemo", model).at("command");
+        INFO(cmd);
+        std::istringstream words(cmd.substr(cmd.find("megatron_gpt_pretraining.py")));
+        std::string word;
+        words >> word;  // the script
+        std::size_t checked = 0;
+        while (words >> word) {
+            const std::string key = word.substr(0, word.find('='));
+            INFO(key);
+            CHECK(keys.count(key) == 1);
+            ++checked;
+        }
+        CHECK(checked >= 15);
+        for (const auto& e : expect) CHECK_THAT(cmd, Catch::Contains(" " + e));
+    }
+    CHECK(run_gpuadvise({"estimate", "--model", "8B", "--method", "lora", "--gpu", "h100-sxm5",
+                         "--emit", "nemo"})
+              .exit_code == 2);
+}
+
+TEST_CASE(
+    "scenario: --precision fp8 ranks only cards with an FP8 training path and says why an A100 "
+    "is refused") {
+    const auto doc =
+        run_json({"--model", "8B", "--method", "full", "--precision", "fp8", "--top", "40"});
+    CHECK(doc.at("workload").at("precision") == "fp8");
+    for (const auto& r : doc.at("recommendations")) {
+        const std::string id = r.at("gpu");
+        INFO(id);
+        const bool old_card = id.find("a100") != std::string::npos ||
+                              id.find("v100") != std::string::npos ||
+                              id.find("rtx-3090") != std::string::npos;
+        if (old_card) {
+            CHECK(r.at("fits") == false);
+            CHECK(r.at("rules_fired").at(0).at("id") == "precision-fp8");
+        }
+    }
+    CHECK(top(doc, 1).front().at("fits") == true);
+    const auto both = run_json({"compare", "a100-80gb-sxm", "h100-sxm5", "--model", "1B",
+                                "--method", "full", "--precision", "fp8"});
+    const auto& a100 = both.at("recommendations").at(0);
+    CHECK(a100.at("fits") == false);
+    CHECK(a100.at("rules_fired").at(0).at("id") == "precision-fp8");
+    CHECK_THAT(a100.at("reasons").at(0).get<std::string>(), Catch::Contains("no FP8 tensor cores"));
+    CHECK(both.at("recommendations").at(1).at("fits") == true);
+    // FP8 is faster than bf16 on the same H100 plan, and MFU is on the bf16 scale.
+    const auto rate = [](const char* precision) {
+        return run_json({"estimate", "--model", "8B", "--method", "full", "--gpu", "h100-sxm5",
+                         "--gpus", "8", "--seq", "8192", "--batch", "1", "--precision", precision})
+            .at("plan")
+            .at("performance");
+    };
+    const auto bf16 = rate("bf16"), fp8 = rate("fp8");
+    CHECK(fp8.at("train_tokens_per_s").get<double>() >
+          1.15 * bf16.at("train_tokens_per_s").get<double>());
+    CHECK(fp8.at("mfu").get<double>() < 1.0);
+}
+
+TEST_CASE("scenario: the chinchilla job size is 20 tokens per parameter of a 405B run") {
+    const auto perf = run_json({"estimate", "--model", "llama-3.1-405b", "--method", "full",
+                                "--gpu", "h100-sxm5", "--gpus", "16384", "--chinchilla"})
+                          .at("plan")
+                          .at("performance");
+    const double tokens = perf.at("job_tokens").get<double>();
+    CHECK(tokens > 20 * 400e9);
+    CHECK(tokens < 20 * 410e9);
+    CHECK(perf.at("days").get<double>() ==
+          Approx(perf.at("job_hours").get<double>() / 24).epsilon(0.01));
+    CHECK(perf.at("gpu_hours").get<double>() ==
+          Approx(perf.at("job_hours").get<double>() * 16384).epsilon(0.01));
 }
 
 // ------------------------------------------------------- image and video (issue 17)

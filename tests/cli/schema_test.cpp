@@ -353,6 +353,15 @@ TEST_CASE("schema: fit, --offload, limits and --emit validate") {
                                "--engine", "llama.cpp", "--emit", "auto", "--json"});
     run_and_validate("recommend", {"--model", "llama-3.1-70b", "--quant", "awq-int4", "--engine",
                                    "vllm", "--emit", "auto", "--json"});
+    // Issue 16: FP8 training, the chinchilla job size, the torchtitan and NeMo configs.
+    for (const char* tool : {"torchtitan", "nemo", "megatron"})
+        run_and_validate("estimate-gpu",
+                         {"estimate", "--model",     "llama-3.1-70b", "--method",
+                          "full",     "--gpu",       "h100-sxm5",     "--gpus",
+                          "64",       "--seq",       "8192",          "--batch",
+                          "1",        "--precision", "fp8",           "--chinchilla",
+                          "--pue",    "1.2",         "--emit",        tool,
+                          "--json"});
 }
 
 TEST_CASE("schema: a minimal user catalog still produces valid output") {

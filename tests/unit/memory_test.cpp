@@ -79,6 +79,24 @@ TEST_CASE("full fine-tune with AMP AdamW costs 16 bytes per parameter plus 16-bi
     CHECK(m.get(&Components::workspace) == 16'000'000'000ULL);
 }
 
+TEST_CASE(
+    "FP8 training keeps bf16 mixed precision's state and adds FP8 weight copies and the amax "
+    "history by hand") {
+    const auto ws = [](const char* precision) {
+        return estimate(toy({{Field::Method, "full"},
+                             {Field::Precision, precision},
+                             {Field::OptimizerImpl, "fused"}}));
+    };
+    const MemoryEstimate bf16 = ws("bf16"), fp8 = ws("fp8");
+    CHECK(fp8.get(&Components::weights) == bf16.get(&Components::weights));
+    CHECK(fp8.get(&Components::optimizer) == bf16.get(&Components::optimizer));
+    CHECK(fp8.get(&Components::activations) == bf16.get(&Components::activations));
+    // 2 layers x 36864 block linear weights, each in FP8 with its transpose (1 byte each), plus
+    // 1024 fp32 amax values for 3 tensors of 7 linears in each of the 2 layers.
+    CHECK(fp8.get(&Components::workspace) - bf16.get(&Components::workspace) ==
+          2 * 73'728 + 2 * 7 * 3 * 1024 * 4);
+}
+
 TEST_CASE("the document's estimator reproduces its 21.6 GB worked example exactly") {
     const MemoryEstimate m = estimate(test::workload({{Field::Model, "8B"},
                                                       {Field::Method, "full"},
