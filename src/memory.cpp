@@ -659,34 +659,10 @@ void image_components(const Workload& w, Components& c, double* trainable) {
         vision_components(w, *m.vision, c, trainable);
 }
 
-}  // namespace
-
-std::uint64_t MemoryEstimate::get(double Components::*member) const {
-    for (std::size_t i = 0; i < kComponentNames.size(); ++i)
-        if (kComponentNames[i].member == member) return bytes[i];
-    return 0;
-}
-
-double weight_bytes_per_param(const Quant& quant, Precision precision, bool double_quant) {
-    if (quant.none()) return dtype_bytes(precision);
-    return quant.bits_per_weight(double_quant) / 8.0;
-}
-
-Components component_bytes(const Workload& w, double* trainable, double* paged_bytes) {
-    Components c;
-    *trainable = 0;
-    *paged_bytes = 0;
-    const auto calibrated = w.calibration ? match_calibration(*w.calibration, w) : std::nullopt;
-    if (w.is_image()) {
-        image_components(w, c, trainable);
-        if (calibrated) scale_allocated_components(c, calibrated->memory_factor);
-        double allocated = 0;
-        for (const auto& n : kComponentNames)
-            if (n.member != &Components::runtime) allocated += c.*n.member;
-        c.pool = allocator_pool(w, c, allocated);
-        c.runtime = kCudaContextBytes + c.pool;
-        return c;
-    }
+// A language model's components: weights in their format, then training
+// state and activations or the KV cache and prefill peak, then this GPU's
+// share of a multi-GPU plan.
+void language_components(const Workload& w, Components& c, double* trainable, double* paged_bytes) {
     const Params p = params_of(w.model);
     weights(w, p, c, trainable);
     // llama.cpp keeps the token embedding in host memory even at full offload
@@ -704,7 +680,32 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     if (w.trains() && w.precision == Precision::Fp8) c.workspace += fp8_state_bytes(w, p);
     c.workspace = std::max(c.workspace, 0.0);
     if (w.trains()) c.workspace += optimizer_step_excess(w, c);
-    if (calibrated) scale_allocated_components(c, calibrated->memory_factor);
+}
+
+}  // namespace
+
+std::uint64_t MemoryEstimate::get(double Components::*member) const {
+    for (std::size_t i = 0; i < kComponentNames.size(); ++i)
+        if (kComponentNames[i].member == member) return bytes[i];
+    return 0;
+}
+
+double weight_bytes_per_param(const Quant& quant, Precision precision, bool double_quant) {
+    if (quant.none()) return dtype_bytes(precision);
+    return quant.bits_per_weight(double_quant) / 8.0;
+}
+
+Components component_bytes(const Workload& w, double* trainable, double* paged_bytes) {
+    Components c;
+    *trainable = 0;
+    *paged_bytes = 0;
+    if (w.is_image())
+        image_components(w, c, trainable);
+    else
+        language_components(w, c, trainable, paged_bytes);
+    if (w.calibration)
+        if (const auto m = match_calibration(*w.calibration, w))
+            scale_allocated_components(c, m->memory_factor);
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;

@@ -157,15 +157,22 @@ bool running_with(const std::string& marker) {
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
          it.increment(ec)) {
-        std::ifstream in(it->path() / "cmdline", std::ios::binary);
-        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        for (char& c : cmdline)
-            if (c == '\0') c = ' ';
-        std::ifstream stat(it->path() / "stat");
-        std::string st;
-        std::getline(stat, st);
-        const bool zombie = st.find(") Z ") != std::string::npos;
-        if (!zombie && cmdline.find(marker) != std::string::npos) return true;
+        // A process can exit while its files are read (libstdc++ throws on
+        // the ESRCH): it is then not running, which is what is asked.
+        try {
+            std::ifstream in(it->path() / "cmdline", std::ios::binary);
+            std::string cmdline((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+            for (char& c : cmdline)
+                if (c == '\0') c = ' ';
+            std::ifstream stat(it->path() / "stat");
+            std::string st;
+            std::getline(stat, st);
+            const bool zombie = st.find(") Z ") != std::string::npos;
+            if (!zombie && cmdline.find(marker) != std::string::npos) return true;
+        } catch (const std::exception&) {
+            continue;
+        }
     }
     return false;
 }
