@@ -539,8 +539,9 @@ double denoiser_live_elements(const Workload& w, const DiffusionModel& d) {
     // two resnet outputs and the downsampled output) and, at the full latent
     // resolution, the concatenated skip + upsampled input, its norm,
     // activation and the convolution's output (4 x twice the channels).
-    const double latent =
-        static_cast<double>(s.width / d.downsample) * static_cast<double>(s.height / d.downsample);
+    // The latent has whole pixels: the image's size divided down, truncated.
+    const std::int64_t latent_w = s.width / d.downsample, latent_h = s.height / d.downsample;
+    const double latent = static_cast<double>(latent_w) * static_cast<double>(latent_h);
     double e = 0, pixels = latent;
     for (const std::int64_t c : d.unet_channels) {
         e += 3.0 * static_cast<double>(c) * pixels;
