@@ -265,7 +265,12 @@ class Resolver {
                 w_.optimizer = Optimizer::SgdMomentum;
                 assume("optimizer=sgd-momentum (the ResNet recipe of NVIDIA DeepLearningExamples)");
             }
-            w_.grad_ckpt = r_.flag(Field::GradCkpt).value_or(false);
+            // Vision recipes train without checkpointing; the saved-tensor
+            // model has no recompute variant to offer.
+            if (r_.flag(Field::GradCkpt).value_or(false))
+                throw InputError(fmt::format(
+                    "{}: activation checkpointing is not modelled for vision backbones; drop it",
+                    arg(Field::GradCkpt).from()));
             if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
         } else {
             w_.mixed = MixedPrecision::Pure;

@@ -116,6 +116,7 @@ std::vector<Case> cases() {
         {{m, "sdxl", "--method", "lora"}, "not modelled yet"},
         {{m, "resnet50", "--method", "lora"}, "train resnet50 with --method full"},
         {{m, "resnet50", "--quant", "nf4"}, "image generation denoisers only"},
+        {{m, "resnet50", "--method", "full", "--grad-ckpt"}, "not modelled for vision backbones"},
         {{m, "resnet50", "--cpu-offload", "model"}, "applies to image generation models"},
         {{m, "sdxl", "--cpu-offload", "all"}, "--cpu-offload"},
         {{"--task", "video", "--codec", "vp9"}, "--codec 'vp9'"},
