@@ -48,7 +48,9 @@ constexpr std::array<std::string_view, 4> kFixtures{"config.json", "moe-config.j
 // (`detect`, being added, runs nvidia-smi, rocm-smi, ...; matched exactly).
 constexpr std::array<std::string_view, 5> kDeniedFlags{"--output", "--out", "--save", "--write",
                                                        "--detect"};
-constexpr std::array<std::string_view, 1> kDeniedCommands{"detect"};
+// `calibrate` appends to the user's calibration file (fuzz_calibration covers
+// its parsers instead).
+constexpr std::array<std::string_view, 2> kDeniedCommands{"detect", "calibrate"};
 // 'local' (--gpu local, compare local) runs the detect tools too.
 constexpr std::array<std::string_view, 1> kDeniedValues{"local"};
 
