@@ -7,14 +7,15 @@
 
 namespace gpuadvise {
 
+const ErrorBand* ErrorBands::find_exact(BandQuantity q, std::string_view group) const {
+    for (const ErrorBand& b : bands)
+        if (b.quantity == q && b.group == group) return &b;
+    return nullptr;
+}
+
 const ErrorBand* ErrorBands::find(BandQuantity q, std::string_view group) const {
-    const ErrorBand* any = nullptr;
-    for (const ErrorBand& b : bands) {
-        if (b.quantity != q) continue;
-        if (b.group == group) return &b;
-        if (b.group == "all") any = &b;
-    }
-    return any;
+    if (const ErrorBand* b = find_exact(q, group)) return b;
+    return find_exact(q, "all");
 }
 
 ErrorBands parse_error_bands(std::string_view text, std::string_view source) {

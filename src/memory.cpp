@@ -790,8 +790,8 @@ MemoryEstimate estimate(const Workload& w) {
             "that peaks (the allocator's cache may still hold the others)");
     // An image family without rows of its own has no band (the language
     // models' would not say how wrong this estimate is).
-    if (const ErrorBand* b = error_bands().find(BandQuantity::Memory, method);
-        b && (!w.is_image() || b->group == method))
+    if (const ErrorBand* b = w.is_image() ? error_bands().find_exact(BandQuantity::Memory, method)
+                                          : error_bands().find(BandQuantity::Memory, method))
         e.band = std::pair{b->low, b->high};
     if (w.calibration)
         if (const auto m = match_calibration(*w.calibration, w); m && m->memory_records > 0) {
@@ -801,8 +801,7 @@ MemoryEstimate estimate(const Workload& w) {
                 m->memory_records, m->memory_records > 1 ? "s" : "", m->source, m->memory_factor));
             // The range a calibrated estimate keeps: bench/accuracy's spread of
             // the other rows of a source after calibrating on one of them.
-            if (const ErrorBand* b = error_bands().find(BandQuantity::Memory, "calibrated");
-                b && b->group == "calibrated")
+            if (const ErrorBand* b = error_bands().find_exact(BandQuantity::Memory, "calibrated"))
                 e.band = std::pair{b->low, b->high};
         }
     return e;

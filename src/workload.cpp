@@ -276,12 +276,10 @@ class Resolver {
             w_.mixed = MixedPrecision::Pure;
         }
         w_.flash_attn = r_.flag(Field::FlashAttn).value_or(true);
+        video();
         // Video batches one frame of every stream (DeepStream's nvstreammux).
         const std::int64_t default_batch =
-            training                 ? 256
-            : r_.has(Field::Streams) ? parse_positive_int(arg(Field::Streams).text(),
-                                                          arg(Field::Streams).from(), 100'000)
-                                     : 1;
+            training ? 256 : std::max<std::int64_t>(w_.image.streams, 1);
         w_.batch = r_.has(Field::Batch) ? positive(Field::Batch, kMaxBatch) : default_batch;
         if (!r_.has(Field::Batch))
             assume(training ? "batch=256 images per GPU (NVIDIA DeepLearningExamples' default)"
@@ -299,7 +297,6 @@ class Resolver {
                 s.offload = kCpuOffloads.parse(a.text(), a.from());
             s.vae_tiling = r_.flag(Field::VaeTiling).value_or(false);
         }
-        video();
         w_.gpus = r_.has(Field::Gpus) ? positive(Field::Gpus, kMaxGpus) : 1;
         if (const Arg a = arg(Field::Parallel)) {
             const Parallel p = kParallels.parse(a.text(), a.from());

@@ -34,6 +34,8 @@ struct ErrorBands {
     std::vector<ErrorBand> bands;
     // The band of `group`, else the quantity's "all" band; nullptr when none.
     const ErrorBand* find(BandQuantity q, std::string_view group) const;
+    // The band of `group` only; nullptr when it has none.
+    const ErrorBand* find_exact(BandQuantity q, std::string_view group) const;
 };
 
 ErrorBands parse_error_bands(std::string_view text, std::string_view source);
