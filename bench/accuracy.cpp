@@ -762,15 +762,90 @@ void image_report(const std::string& dir, const std::vector<ModelPreset>& preset
 }
 
 // Published multi-GPU training runs (bench/data/large_runs.csv): per-GPU
-// training throughput of data-parallel / FSDP / ZeRO runs (no tensor or
-// pipeline parallel), replayed with the model's size, the run's GPUs,
-// sequence, micro-batch, checkpointing and fabric.
+// training throughput of data-parallel, FSDP, ZeRO and 3D (tensor, pipeline,
+// context, expert parallel) runs, replayed with the run's model shape, GPUs,
+// layout, sequence, micro-batch, global batch, checkpointing and fabric.
+
+// The run's model: a preset of the same model, else a Llama-style config of
+// the row's shape (layers, hidden, heads, KV heads, vocab) whose FFN width
+// gives the row's parameter count (a GPT block's 4h MLP has the FLOPs and
+// parameters of a gated one of 8h/3), else none (the size alone).
+struct RunModel {
+    std::string preset;
+    std::optional<std::string> config;
+};
+RunModel run_model(const Row& r) {
+    const std::string m = lower(r.at("model"));
+    const auto has = [&](std::string_view k) { return m.find(k) != std::string::npos; };
+    const bool llama3 = has("llama 3") || has("llama3");
+    if (llama3 && has("405")) return {"llama-3.1-405b", {}};
+    if (llama3 && has("70")) return {"llama-3.1-70b", {}};
+    if (llama3 && has("8b")) return {"llama-3.1-8b", {}};
+    if (has("llama2-70b") || has("llama 2 70b")) return {"llama-2-70b", {}};
+    if (has("llama2-13b")) return {"llama-2-13b", {}};
+    if (has("llama2-7b")) return {"llama-2-7b", {}};
+    if (has("deepseek") && has("v3")) return {"deepseek-v3", {}};
+    if (has("qwen3_30b")) return {"qwen3-30b-a3b", {}};
+    const auto num = [&](const char* k) -> double {
+        const std::string v = r.at(k);
+        return v.empty() ? 0.0 : std::stod(v);
+    };
+    const double L = num("layers"), h = num("hidden"), heads = num("heads"), V = num("vocab"),
+                 params = num("params");
+    const double kv = num("kv_heads") > 0 ? num("kv_heads") : heads;
+    if (L > 0 && h > 0 && heads > 0 && V > 0 && params > 0) {
+        const double kv_dim = kv * h / heads;
+        const double ffn =
+            (params - 2.0 * V * h - L * (2.0 * h * h + 2.0 * h * kv_dim)) / (3.0 * h * L);
+        if (ffn > h)
+            return {
+                "",
+                fmt::format(
+                    R"({{"model_type":"llama","num_hidden_layers":{},"hidden_size":{},"intermediate_size":{},"num_attention_heads":{},"num_key_value_heads":{},"vocab_size":{},"max_position_embeddings":{}}})",
+                    L, h, std::llround(ffn), heads, kv, V, std::max(num("seq_len"), 4096.0))};
+    }
+    return {};
+}
+
+// Tokens per GPU per second from a row's throughput: tokens directly, or
+// TFLOP/s per GPU on the row's stated basis (Megatron's eq. 3 counts the
+// recomputed forward: 96 l h^2 (1 + s/6h + V/16lh) per token; MFU bases are
+// 6 N + 12 l h s). Rows without a stated basis are not converted.
+std::optional<double> run_tokens_per_gpu(const Row& r, std::string* why) {
+    const std::string metric = r.at("metric");
+    const std::string value = r.at("value");
+    if (value.empty()) {
+        *why = "no throughput figure";
+        return std::nullopt;
+    }
+    const double v = std::stod(value);
+    if (metric == "tokens_per_s_per_gpu") return v;
+    const std::string notes = lower(r.at("notes"));
+    const auto num = [&](const char* k) { return r.at(k).empty() ? 0.0 : std::stod(r.at(k)); };
+    const double l = num("layers"), h = num("hidden"), V = num("vocab"), s = num("seq_len"),
+                 n = num("params");
+    if (metric != "tflops_per_gpu" || l <= 0 || h <= 0 || s <= 0) {
+        *why = "metric is not tokens/s or TFLOP/s per GPU with a model shape";
+        return std::nullopt;
+    }
+    if (notes.find("eq.3") != std::string::npos ||
+        notes.find("hardware tflops") != std::string::npos)
+        return v * 1e12 / (96.0 * l * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * l * h)));
+    if (notes.find("mfu") != std::string::npos && n > 0)
+        return v * 1e12 / (6.0 * n + 12.0 * l * h * s);
+    *why = "TFLOP/s per GPU on an unstated FLOPs basis";
+    return std::nullopt;
+}
+
 void cluster_report(const std::string& dir) {
     const auto rows = bench::parse_csv(read_file(dir + "/large_runs.csv"));
     struct Out {
         std::string id, inputs;
         double measured = 0, estimated = 0;
-        bool fp8 = false;
+        bool fp8 = false, split = false;  // split: tensor, pipeline, context or expert parallel
+        double gpus = 0;
+        bool moe = false;
+        double total_tokens = 0, gpu_hours = 0;  // the run's published size, when given
     };
     std::vector<Out> outs;
     std::map<std::string, int> skipped;
@@ -784,15 +859,20 @@ void cluster_report(const std::string& dir) {
         if (t.find("xdr") != std::string::npos) return &parse_network("ib-xdr", "bench row");
         return nullptr;  // the default (NDR)
     };
+    const auto size = [](const std::string& v) {
+        return v.empty() || v == "1" ? std::string() : v;
+    };
     for (const Row& r : rows) {
-        const std::string tp = r.at("tp"), pp = r.at("pp"), prec = lower(r.at("precision"));
+        const std::string prec = lower(r.at("precision"));
         const std::string shard = lower(r.at("zero_stage_or_fsdp"));
-        if (r.at("metric") != "tokens_per_s_per_gpu") {
-            ++skipped["metric is not tokens/s per GPU"];
+        std::string why;
+        const auto measured = run_tokens_per_gpu(r, &why);
+        if (!measured) {
+            ++skipped[why];
             continue;
         }
-        if (!(tp.empty() || tp == "1") || !(pp.empty() || pp == "1")) {
-            ++skipped["tensor or pipeline parallel (not modelled yet)"];
+        if (prec.find("fp4") != std::string::npos) {
+            ++skipped["FP4 training (not modelled)"];
             continue;
         }
         const bool fp8 = prec.find("fp8") != std::string::npos;
@@ -800,10 +880,12 @@ void cluster_report(const std::string& dir) {
         gpu_name = gpu_name.substr(0, gpu_name.find(' '));
         // The runs' systems are HGX/DGX boards (SXM modules), as their sources say.
         static const std::map<std::string, std::string> sxm{
+            {"nvidia-h100", "nvidia-h100-sxm5"},
             {"nvidia-h100-80gb", "nvidia-h100-sxm5"},
             {"nvidia-h100-sxm5-80gb", "nvidia-h100-sxm5"},
             {"nvidia-a100-40gb", "nvidia-a100-sxm4-40gb"},
             {"nvidia-a100-80gb", "nvidia-a100-80gb-sxm"},
+            {"nvidia-a100-sxm4-80gb", "nvidia-a100-80gb-sxm"},
             {"nvidia-h200", "nvidia-h200-sxm"},
             {"nvidia-b200", "nvidia-b200"}};
         if (const auto it = sxm.find(gpu_name); it != sxm.end()) gpu_name = it->second;
@@ -814,14 +896,25 @@ void cluster_report(const std::string& dir) {
             ++skipped["GPU not in the catalog"];
             continue;
         }
+        const RunModel model = run_model(r);
         Request q;
-        q.set(Field::Model, r.at("params"), "bench row");
+        ModelInputs inputs;
+        if (!model.preset.empty()) {
+            q.set(Field::Model, model.preset, "bench row");
+        } else if (model.config) {
+            q.set(Field::HfConfig, "row.json", "bench row");
+            inputs.hf_config_text = *model.config;
+            inputs.hf_config_source = r.at("id");
+        } else {
+            q.set(Field::Model, r.at("params"), "bench row");
+        }
         q.set(Field::Method, "full", "bench row");
         q.set(Field::Precision, fp8 ? "fp8" : "bf16", "bench row");
         if (prec.find("pure") != std::string::npos)
             q.set(Field::MixedPrecision, "pure", "bench row");
         q.set(Field::Seq, r.at("seq_len"), "bench row");
-        q.set(Field::Batch, r.at("micro_batch").empty() ? "1" : r.at("micro_batch"), "bench row");
+        const std::string micro = r.at("micro_batch").empty() ? "1" : r.at("micro_batch");
+        q.set(Field::Batch, micro, "bench row");
         const std::string ckpt = lower(r.at("activation_checkpointing"));
         q.set(Field::CkptMode,
               ckpt.empty() || ckpt == "none"                ? "none"
@@ -829,14 +922,46 @@ void cluster_report(const std::string& dir) {
                                                             : "full",
               "bench row");
         q.set(Field::Gpus, r.at("num_gpus"), "bench row");
+        // The layout: the row's sizes; dp is what they leave.
+        const std::string tp = size(r.at("tp")), pp = size(r.at("pp")), cp = size(r.at("cp")),
+                          ep = size(r.at("ep")), vpp = size(r.at("virtual_pp"));
+        const bool split = !tp.empty() || !pp.empty() || !cp.empty() || !ep.empty();
+        if (!tp.empty()) q.set(Field::Tp, tp, "bench row");
+        if (!pp.empty()) q.set(Field::Pp, pp, "bench row");
+        if (!cp.empty()) q.set(Field::Cp, cp, "bench row");
+        if (!ep.empty()) q.set(Field::Ep, ep, "bench row");
+        if (!vpp.empty() && !pp.empty() && std::all_of(vpp.begin(), vpp.end(), ::isdigit))
+            q.set(Field::Vpp, vpp, "bench row");
+        // The global batch, in sequences ("512 seq") or tokens ("16M tok").
+        const std::string gb = lower(r.at("global_batch"));
+        if (split && !gb.empty()) {
+            std::istringstream in(gb);
+            std::string number, unit;
+            in >> number >> unit;
+            try {
+                double seqs = static_cast<double>(parse_param_count(number, "bench row"));
+                if (unit.rfind("tok", 0) == 0) seqs /= std::stod(r.at("seq_len"));
+                q.set(Field::GlobalBatch, std::to_string(std::llround(seqs)), "bench row");
+            } catch (const InputError&) {
+            }
+        }
+        const bool ddp = shard.find("ddp") != std::string::npos &&
+                         shard.find("fsdp") == std::string::npos &&
+                         shard.find("distribute") == std::string::npos;
+        // "params not resharded after forward" is ZeRO-2 (Llama 3's FSDP).
+        const bool zero2 = shard.find("not resharded") != std::string::npos;
+        const bool fsdp =
+            shard.find("fsdp") != std::string::npos || shard.find("zero3") != std::string::npos;
         q.set(Field::Parallel,
-              shard.find("ddp") != std::string::npos && shard.find("fsdp") == std::string::npos
-                  ? "ddp"
-                  : "fsdp",
+              split ? (zero2  ? "zero2"
+                       : fsdp ? "fsdp"
+                       : ddp  ? "ddp"
+                              : "zero1")
+                    : (ddp ? "ddp" : "fsdp"),
               "bench row");
         Workload w;
         try {
-            w = resolve_workload(q, {}, {});
+            w = resolve_workload(q, inputs, embedded::model_presets());
         } catch (const InputError& e) {
             ++skipped[std::string("workload not representable: ") + e.what()];
             continue;
@@ -851,29 +976,78 @@ void cluster_report(const std::string& dir) {
             continue;
         }
         outs.push_back({r.at("id"),
-                        fmt::format("{} {} x {} s{} b{} {}{}", r.at("model"), w.gpus, gpu->id,
-                                    w.seq, w.batch, to_string(w.parallel), fp8 ? " fp8" : ""),
-                        std::stod(r.at("value")), *rate / static_cast<double>(w.gpus), fp8});
+                        fmt::format("{} {} x {} s{} b{} {} {}{}", r.at("model"), w.gpus, gpu->id,
+                                    w.seq, w.batch, layout_label(rec.layout), to_string(w.parallel),
+                                    fp8 ? " fp8" : ""),
+                        *measured, *rate / static_cast<double>(w.gpus), fp8, split,
+                        static_cast<double>(w.gpus), w.model.arch.is_moe()});
+        const auto given = [&](const char* k) {
+            try {
+                return r.at(k).empty() ? 0.0
+                                       : static_cast<double>(parse_param_count(r.at(k), "bench row"));
+            } catch (const InputError&) {
+                return 0.0;
+            }
+        };
+        outs.back().total_tokens = given("total_tokens");
+        outs.back().gpu_hours = r.at("gpu_hours").empty() ? 0.0 : std::stod(r.at("gpu_hours"));
     }
-    std::vector<double> err, ratio, fp8_err;
-    for (const auto& o : outs) {
-        err.push_back(std::fabs(o.estimated / o.measured - 1.0));
-        ratio.push_back(o.estimated / o.measured);
-        if (o.fp8) fp8_err.push_back(err.back());
-    }
+    const auto stats = [&](const char* label, const auto& keep) {
+        std::vector<double> err, ratio;
+        for (const auto& o : outs)
+            if (keep(o)) {
+                err.push_back(std::fabs(o.estimated / o.measured - 1.0));
+                ratio.push_back(o.estimated / o.measured);
+            }
+        if (err.empty()) return;
+        std::cout << fmt::format("| {} | {} | {} | {} | {:.2f} |\n", label, err.size(),
+                                 pct(quantile(err, 0.5)), pct(quantile(err, 0.9)),
+                                 quantile(ratio, 0.5));
+    };
     std::cout << "\n# Multi-GPU training runs\n\n"
               << "Rows of `bench/data/large_runs.csv` (published runs: papers, MosaicML "
-                 "llm-foundry, torchtitan, NeMo) with data-parallel, FSDP or ZeRO layouts in "
-                 "bf16 or FP8, replayed as `--model <params> --method full --gpus N --parallel "
-                 "fsdp|ddp [--precision fp8]` with the run's GPU, sequence, micro-batch, "
-                 "checkpointing and fabric; tokens/s per GPU compared.\n\n";
-    std::cout << fmt::format("Rows: {} replayed. Median error {}, p90 {}, median ratio {:.2f}.\n\n",
-                             outs.size(), pct(quantile(err, 0.5)), pct(quantile(err, 0.9)),
-                             quantile(ratio, 0.5));
-    std::cout << fmt::format("Of these, {} FP8 rows: median error {}, p90 {}.\n\n", fp8_err.size(),
-                             pct(quantile(fp8_err, 0.5)), pct(quantile(fp8_err, 0.9)));
+                 "llm-foundry, torchtitan, NeMo, Megatron-Bridge) in bf16 or FP8, replayed as "
+                 "`--method full --gpus N` with the run's model (a preset, else a config of the "
+                 "row's shape), GPU, layout (`--tp --pp --cp --ep --vpp`, `--parallel "
+                 "fsdp|ddp|zero1`), sequence, micro-batch, global batch, checkpointing and "
+                 "fabric; tokens/s per GPU compared. TFLOP/s rows are converted on the basis "
+                 "their source states (Megatron's eq. 3 with recompute, or 6N + 12 l h s "
+                 "for MFU), else skipped.\n\n";
+    std::cout << fmt::format("Rows: {} replayed.\n\n", outs.size());
+    std::cout << "| rows | n | median error | p90 error | median ratio |\n|---|---|---|---|---|\n";
+    stats("all", [](const Out&) { return true; });
+    stats("data parallel, FSDP, ZeRO", [](const Out& o) { return !o.split; });
+    stats("3D: tensor, pipeline, context or expert parallel", [](const Out& o) { return o.split; });
+    stats("3D, dense models", [](const Out& o) { return o.split && !o.moe; });
+    stats("3D, mixture-of-experts models", [](const Out& o) { return o.split && o.moe; });
+    stats("8-64 GPUs", [](const Out& o) { return o.gpus <= 64; });
+    stats("65-1024 GPUs", [](const Out& o) { return o.gpus > 64 && o.gpus <= 1024; });
+    stats("1025-16384 GPUs", [](const Out& o) { return o.gpus > 1024; });
+    stats("FP8", [](const Out& o) { return o.fp8; });
+    // GPU-hours of whole runs: the published tokens at the estimated rate.
+    std::cout << "\n| GPU-hours of runs with a published size | tokens | published GPU-hours | "
+                 "estimated | ratio |\n|---|---|---|---|---|\n";
+    std::vector<double> hours_err;
+    for (const auto& o : outs)
+        if (o.total_tokens > 0 && o.gpu_hours > 0) {
+            const double est = o.total_tokens / o.estimated / 3600.0;
+            hours_err.push_back(std::fabs(est / o.gpu_hours - 1.0));
+            std::cout << fmt::format("| {} | {:.3g} | {:.4g} | {:.4g} | {:.2f} |\n", o.id,
+                                     o.total_tokens, o.gpu_hours, est, est / o.gpu_hours);
+        }
+    if (!hours_err.empty())
+        std::cout << fmt::format("\nGPU-hours: {} runs, median error {}, p90 {}.\n",
+                                 hours_err.size(), pct(quantile(hours_err, 0.5)),
+                                 pct(quantile(hours_err, 0.9)));
+    std::cout << "\n";
     std::cout << "| skipped because | rows |\n|---|---|\n";
     for (const auto& [why, n] : skipped) std::cout << fmt::format("| {} | {} |\n", why, n);
+    std::cout << "\n| 3D rows | inputs | measured tok/s/GPU | estimated | ratio |\n"
+                 "|---|---|---|---|---|\n";
+    for (const auto& o : outs)
+        if (o.split)
+            std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", o.id, o.inputs,
+                                     o.measured, o.estimated, o.estimated / o.measured);
     std::cout << "\n| FP8 rows | inputs | measured tok/s/GPU | estimated | ratio |\n"
                  "|---|---|---|---|---|\n";
     for (const auto& o : outs)

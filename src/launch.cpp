@@ -101,18 +101,6 @@ const OptimizerNames& optimizer_names(Optimizer o) {
     return kOptimizerNames[0];
 }
 
-int zero_stage(Parallel p) {
-    switch (p) {
-        case Parallel::Zero2:
-            return 2;
-        case Parallel::Zero3:
-        case Parallel::Fsdp:
-            return 3;
-        default:
-            return 0;
-    }
-}
-
 std::int64_t per_node(const Recommendation& rec) {
     return rec.count / std::max<std::int64_t>(rec.nodes, 1);
 }
@@ -278,10 +266,10 @@ std::string precision_flag(const Workload& w) {
     return "no";
 }
 
-std::string deepspeed_json(const Workload& w, int stage) {
+std::string deepspeed_json(const Workload& w, int stage, std::int64_t accumulation) {
     std::string s = fmt::format(
-        "{{\n  \"train_micro_batch_size_per_gpu\": {},\n  \"gradient_accumulation_steps\": 1,\n",
-        w.batch);
+        "{{\n  \"train_micro_batch_size_per_gpu\": {},\n  \"gradient_accumulation_steps\": {},\n",
+        w.batch, accumulation);
     s += fmt::format("  \"bf16\": {{\"enabled\": {}}},\n  \"fp16\": {{\"enabled\": {}}},\n",
                      w.precision == Precision::Bf16 || w.precision == Precision::Fp8,
                      w.precision == Precision::Fp16);
@@ -301,6 +289,7 @@ void train_accelerate(Launch& l, const Workload& w, const Recommendation& rec) {
             case Parallel::Fsdp:
                 type = "FSDP";
                 break;
+            case Parallel::Zero1:
             case Parallel::Zero2:
             case Parallel::Zero3:
                 type = "DEEPSPEED";
@@ -336,7 +325,13 @@ void train_accelerate(Launch& l, const Workload& w, const Recommendation& rec) {
 void train_deepspeed(Launch& l, const Workload& w, const Recommendation& rec) {
     l.tool = "deepspeed";
     l.config_name = "ds_config.json";
-    l.config = deepspeed_json(w, zero_stage(rec.strategy));
+    l.config = deepspeed_json(w, zero_stage(rec.strategy), rec.micro_batches);
+    if (rec.layout.splits_model())
+        l.notes.emplace_back(fmt::format(
+            "ds_config.json holds the data-parallel part (ZeRO-{}); the {} split of the model "
+            "is Megatron-DeepSpeed's --tensor-model-parallel-size and "
+            "--pipeline-model-parallel-size (--emit megatron has them)",
+            zero_stage(rec.strategy), layout_label(rec.layout)));
     l.command =
         rec.nodes > 1
             ? fmt::format(
@@ -392,7 +387,7 @@ void train_axolotl(Launch& l, const Workload& w, const Recommendation& rec) {
     y += fmt::format("gradient_checkpointing: {}\n{}: true\nflash_attention: {}\n", w.grad_ckpt,
                      w.precision == Precision::Fp16 ? "fp16" : "bf16", w.flash_attn);
     y += fmt::format("optimizer: {}\n", optimizer_names(w.optimizer).axolotl);
-    if (rec.count > 1 && (rec.strategy == Parallel::Zero2 || rec.strategy == Parallel::Zero3))
+    if (rec.count > 1 && zero_stage(rec.strategy) > 0 && rec.strategy != Parallel::Fsdp)
         y += fmt::format("deepspeed: deepspeed_configs/zero{}.json\n", zero_stage(rec.strategy));
     else if (rec.count > 1 && rec.strategy == Parallel::Fsdp)
         y += "fsdp:\n  - full_shard\n  - auto_wrap\nfsdp_config:\n"
@@ -429,14 +424,46 @@ void train_torchtune(Launch& l, const Workload& w, const Recommendation& rec) {
         l.notes.emplace_back("the recipe trains in bf16: torchtune's recipes have no FP8 switch");
 }
 
-// Megatron-LM's pretrain_gpt.py with the plan's layout: data parallel over
-// every GPU (DP is world size / (TP x PP), never a flag), the distributed
-// optimizer for DDP/ZeRO-2, torch FSDP2 for fsdp/zero3 (arguments.py, v0.15.3).
+// The plan's sequences per optimizer step over every data-parallel rank.
+std::int64_t global_batch(const Workload& w, const Recommendation& rec) {
+    if (rec.micro_batch > 0) return rec.layout.dp * rec.micro_batches * rec.micro_batch;
+    return w.batch * w.grad_accum * rec.count;
+}
+
+// Megatron-LM's pretrain_gpt.py with the plan's layout: tensor, pipeline,
+// context and expert parallel sizes (DP is world size / (TP x CP x PP), never
+// a flag), sequence parallel with TP, interleaving as layers per virtual
+// stage, the distributed optimizer for DDP/ZeRO-1/2, torch FSDP2 for
+// fsdp/zero3 (arguments.py, v0.15.3).
 void train_megatron(Launch& l, const Workload& w, const Recommendation& rec) {
     l.tool = "pretrain_gpt.py";
     const Architecture& a = w.model.arch;
+    const Layout& lay = rec.layout;
     std::string c = torchrun_prefix(rec) + " pretrain_gpt.py";
-    c += " --tensor-model-parallel-size 1 --pipeline-model-parallel-size 1";
+    c += fmt::format(" --tensor-model-parallel-size {} --pipeline-model-parallel-size {}", lay.tp,
+                     lay.pp);
+    if (lay.tp > 1) c += " --sequence-parallel";
+    if (lay.cp > 1) c += fmt::format(" --context-parallel-size {}", lay.cp);
+    if (lay.pp > 1 && lay.vpp > 1)
+        c += fmt::format(" --num-layers-per-virtual-pipeline-stage {}",
+                         stage_layers(a, lay) / lay.vpp);
+    if (a.is_moe())
+        c += fmt::format(" --num-experts {} --moe-router-topk {} --expert-model-parallel-size {}",
+                         a.experts, a.experts_per_token, lay.ep);
+    // An uneven split: the first and last stages take the remainder off the others.
+    if (lay.vpp > 1 && a.total_layers() % (lay.pp * lay.vpp) != 0)
+        l.notes.emplace_back(fmt::format(
+            "the {} layers do not divide into {} equal chunks: Megatron's interleaved schedule "
+            "needs --num-layers a multiple of pp x vpp (pad the model or choose --vpp)",
+            a.total_layers(), lay.pp * lay.vpp));
+    if (lay.vpp == 1 && lay.pp > 2 && a.total_layers() % lay.pp != 0) {
+        const std::int64_t inner = a.total_layers() / lay.pp + 1;
+        const std::int64_t ends = a.total_layers() - inner * (lay.pp - 2);
+        if (ends >= 2)
+            c += fmt::format(
+                " --decoder-first-pipeline-num-layers {} --decoder-last-pipeline-num-layers {}",
+                ends / 2, ends - ends / 2);
+    }
     c += fmt::format(
         " --num-layers {} --hidden-size {} --ffn-hidden-size {} --num-attention-heads {}", a.layers,
         a.hidden, a.intermediate, a.heads);
@@ -444,8 +471,8 @@ void train_megatron(Launch& l, const Workload& w, const Recommendation& rec) {
         c += fmt::format(" --group-query-attention --num-query-groups {}", a.kv_heads);
     c += fmt::format(" --seq-length {} --max-position-embeddings {}", w.seq,
                      std::max(w.seq, a.max_position));
-    c += fmt::format(" --micro-batch-size {} --global-batch-size {}", w.batch,
-                     w.batch * w.grad_accum * rec.count);
+    c +=
+        fmt::format(" --micro-batch-size {} --global-batch-size {}", w.batch, global_batch(w, rec));
     c += w.precision == Precision::Fp16 ? " --fp16" : " --bf16";
     // NeMo's recipes: hybrid (E4M3 forward, E5M2 gradients) with per-tensor
     // current scaling, or MXFP8 on Blackwell (bf16_with_fp8_current_scaling_mixed,
@@ -464,12 +491,7 @@ void train_megatron(Launch& l, const Workload& w, const Recommendation& rec) {
     l.notes.emplace_back("add --data-path, --tokenizer-type and --train-iters for your run");
 }
 
-// The plan's micro-batches per optimizer step over every data-parallel rank
-// (DP is every GPU: no tensor or pipeline parallel), and the optimizer steps
-// of the job when it has a size.
-std::int64_t global_batch(const Workload& w, const Recommendation& rec) {
-    return w.batch * w.grad_accum * rec.count;
-}
+// The optimizer steps of the job when it has a size.
 std::optional<std::int64_t> job_steps(const Workload& w, const Recommendation& rec) {
     const auto tokens = rec.performance.job_tokens;
     const double per_step = static_cast<double>(global_batch(w, rec)) * static_cast<double>(w.seq);
@@ -504,23 +526,35 @@ void train_torchtitan(Launch& l, const Workload& w, const Recommendation& rec) {
                           rec.strategy == Parallel::Zero2);
     t += fmt::format("\n[optimizer]\nname = \"AdamW\"\nimplementation = \"{}\"\n",
                      to_string(w.optimizer_impl));
-    t += fmt::format("\n[training]\nlocal_batch_size = {}\nglobal_batch_size = {}\nseq_len = {}\n",
-                     w.batch, global_batch(w, rec), w.seq);
+    // local_batch_size is what one data-parallel rank takes per step (the
+    // pipeline splits it into micro-batches).
+    t += fmt::format(
+        "\n[training]\nlocal_batch_size = {}\nglobal_batch_size = {}\nseq_len = {}\n",
+        rec.micro_batch > 0 && rec.layout.pp > 1 ? w.batch * rec.micro_batches : w.batch,
+        global_batch(w, rec), w.seq);
     if (const auto steps = job_steps(w, rec)) t += fmt::format("steps = {}\n", *steps);
     t += fmt::format("mixed_precision_param = \"{}\"\n",
                      w.precision == Precision::Fp32 ? "float32" : "bfloat16");
-    const std::int64_t shard = rec.count > 1 && sharded ? rec.count : 1;
-    const std::int64_t replicate =
-        rec.count > 1 && !sharded && rec.strategy != Parallel::Tp && rec.strategy != Parallel::Pp
-            ? rec.count
-            : 1;
+    // torchtitan shards over the data-parallel ranks with FSDP2 (its optimizer
+    // state goes with it: ZeRO-1 is FSDP there too) or replicates (DDP).
+    const Layout lay = plan_layout(rec);
+    const std::int64_t dp = rec.count > 1 ? lay.dp : 1;
+    const bool replicated = rec.strategy == Parallel::Ddp || rec.strategy == Parallel::None;
+    const std::int64_t shard = replicated ? 1 : dp;
+    const std::int64_t replicate = replicated ? dp : 1;
     t += fmt::format(
         "\n[parallelism]\ndata_parallel_replicate_degree = {}\ndata_parallel_shard_degree = {}\n",
         replicate, shard);
     if (rec.strategy == Parallel::Zero2 && sharded) t += "fsdp_reshard_after_forward = \"never\"\n";
     t += fmt::format(
-        "tensor_parallel_degree = {}\npipeline_parallel_degree = {}\ncontext_parallel_degree = 1\n",
-        rec.strategy == Parallel::Tp ? rec.count : 1, rec.strategy == Parallel::Pp ? rec.count : 1);
+        "tensor_parallel_degree = {}\npipeline_parallel_degree = {}\ncontext_parallel_degree = "
+        "{}\n",
+        lay.tp, lay.pp, lay.cp);
+    if (lay.ep > 1) t += fmt::format("expert_parallel_degree = {}\n", lay.ep);
+    if (lay.pp > 1)
+        t += fmt::format(
+            "pipeline_parallel_schedule = \"{}\"\npipeline_parallel_microbatch_size = {}\n",
+            lay.vpp > 1 ? "Interleaved1F1B" : "1F1B", w.batch);
     const std::string_view mode = w.ckpt_mode == CkptMode::None        ? "none"
                                   : w.ckpt_mode == CkptMode::Selective ? "selective"
                                                                        : "full";
@@ -555,8 +589,9 @@ void train_torchtitan(Launch& l, const Workload& w, const Recommendation& rec) {
 // NeMo's Megatron GPT pre-training (examples/nlp/language_modeling/
 // megatron_gpt_pretraining.py) with Hydra overrides of its
 // conf/megatron_gpt_config.yaml: nodes and devices, the model shape, the
-// layout (TP = PP = 1; FSDP through model.fsdp, the distributed optimizer for
-// data parallel), the batch, checkpointing and Transformer Engine's FP8.
+// layout (tensor and pipeline parallel with sequence parallel and
+// interleaving, expert parallel; FSDP through model.fsdp, the distributed
+// optimizer for data parallel), the batch, checkpointing and FP8.
 void train_nemo(Launch& l, const Workload& w, const Recommendation& rec) {
     l.tool = "megatron_gpt_pretraining.py";
     const Architecture& a = w.model.arch;
@@ -569,7 +604,13 @@ void train_nemo(Launch& l, const Workload& w, const Recommendation& rec) {
     if (const auto steps = job_steps(w, rec)) c += fmt::format(" trainer.max_steps={}", *steps);
     c += fmt::format(" model.micro_batch_size={} model.global_batch_size={}", w.batch,
                      global_batch(w, rec));
-    c += " model.tensor_model_parallel_size=1 model.pipeline_model_parallel_size=1";
+    const Layout& lay = rec.layout;
+    c += fmt::format(" model.tensor_model_parallel_size={} model.pipeline_model_parallel_size={}",
+                     lay.tp, lay.pp);
+    if (lay.tp > 1) c += " model.sequence_parallel=True";
+    if (lay.pp > 1 && lay.vpp > 1)
+        c += fmt::format(" model.virtual_pipeline_model_parallel_size={}", lay.vpp);
+    if (lay.ep > 1) c += fmt::format(" model.expert_model_parallel_size={}", lay.ep);
     c += fmt::format(" model.encoder_seq_length={} model.max_position_embeddings={}", w.seq,
                      std::max(w.seq, a.max_position));
     c += fmt::format(
@@ -604,6 +645,11 @@ void train_nemo(Launch& l, const Workload& w, const Recommendation& rec) {
     l.command = std::move(c);
     l.notes.emplace_back(
         "add model.data.data_prefix and the tokenizer (model.tokenizer.*) for your data");
+    if (lay.cp > 1)
+        l.notes.emplace_back(
+            fmt::format("context parallel {0}: megatron_gpt_config.yaml has no key for it; add "
+                        "+model.context_parallel_size={0}",
+                        lay.cp));
     if (rec.nodes > 1)
         l.notes.emplace_back(fmt::format(
             "run it on each of the {} nodes with one task per GPU (srun --ntasks-per-node {}; "

@@ -63,12 +63,14 @@ const Network& default_network() {
     return n;
 }
 
-std::optional<NodeLayout> choose_nodes(const Gpu& gpu, std::int64_t count) {
+std::optional<NodeLayout> choose_nodes(const Gpu& gpu, std::int64_t count,
+                                       std::optional<std::int64_t> per_node) {
     for (const HostPlatform& p : host_platforms()) {
         if (p.kind != PlatformKind::Server && p.kind != PlatformKind::Baseboard) continue;
-        if (p.max_gpus < 2 || count <= p.max_gpus || count % p.max_gpus != 0) continue;
-        if (!p.holds(gpu, p.max_gpus)) continue;
-        return NodeLayout{&p, count / p.max_gpus, p.max_gpus};
+        const std::int64_t node = per_node.value_or(p.max_gpus);
+        if (node < 1 || node > p.max_gpus || count <= node || count % node != 0) continue;
+        if (!p.holds(gpu, node)) continue;
+        return NodeLayout{&p, count / node, node};
     }
     return std::nullopt;
 }

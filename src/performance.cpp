@@ -183,6 +183,115 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     return gemm8 + casts - gemm16;
 }
 
+// A layout that splits the model (tensor, context, pipeline, expert
+// parallel), timed as Megatron-LM runs it (docs/performance-model.md, "3D
+// layouts"). Ranks are ordered tp, cp, ep-in-dp, dp, pp from the fastest
+// varying, so a group crosses the fabric when its span (stride x size) is
+// more than a node. `one_gpu_compute` is the compute of one micro-batch of the
+// whole model on one GPU (with the FP8 and dequantization adjustments, which
+// scale with the share each GPU computes).
+struct LayoutStep {
+    double micro_seconds = 0;  // one micro-batch through the most loaded stage
+    double step_seconds = 0;   // the optimizer step: micro-batches, bubble, data-parallel sync
+    double tokens = 0;         // tokens of one step over the whole plan
+};
+
+LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
+                       double one_gpu_compute, const PlanLinks& links, const Network* network,
+                       std::int64_t per_node, const HostPlatform* host) {
+    const Layout& l = w.layout;
+    const Architecture& a = w.model.arch;
+    const double tp = static_cast<double>(l.tp), pp = static_cast<double>(l.pp),
+                 cp = static_cast<double>(l.cp), ep = static_cast<double>(l.ep),
+                 dp = static_cast<double>(l.dp), vpp = static_cast<double>(l.vpp);
+    const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
+    const double stage = static_cast<double>(stage_layers(a, l));
+    const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq),
+                 h = static_cast<double>(a.hidden), m = static_cast<double>(w.grad_accum);
+    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const bool spans_nodes = network && per_node > 0 && w.gpus > per_node;
+    const PlanLinks intra = spans_nodes ? plan_links(gpu, per_node, host) : links;
+    const double node = spans_nodes ? static_cast<double>(per_node) : 1e300;
+    const auto link = [&](double stride, double size) -> const PlanLinks& {
+        return stride * size > node ? links : intra;
+    };
+    // Seconds to move `bytes` per rank through a collective over `k`: an
+    // all-reduce moves 2 (n-1)/n of them in 2 (n-1) steps, an all-gather or a
+    // reduce-scatter half that.
+    const auto all_reduce = [](const PlanLinks& k, double ranks, double bytes) {
+        if (ranks <= 1) return 0.0;
+        return 2.0 * (ranks - 1.0) / ranks * bytes / (k.gbps * 1e9) +
+               2.0 * (ranks - 1.0) * k.latency_s;
+    };
+    // The most loaded stage's share of the model's compute on one GPU: its
+    // layers, and on the last stage the output layer (vocab x hidden per
+    // token, a layer's worth or more for large vocabularies), which an even
+    // split by layers leaves there.
+    const double head =
+        l.pp > 1 ? std::min(static_cast<double>(a.vocab) * h /
+                                std::max(static_cast<double>(w.model.active_params), 1.0),
+                            0.5)
+                 : 0.0;
+    const double share = ((1.0 - head) * stage / layers + head) / (tp * cp);
+    double micro = one_gpu_compute * share;
+    // Tensor parallel with sequence parallel: around attention and around the
+    // MLP an all-gather and a reduce-scatter (together an all-reduce of the
+    // layer's b x s x h activations), in forward, in backward and in a
+    // recomputed forward; on the critical path, as Megatron runs them unless
+    // --tp-comm-overlap is set.
+    if (l.tp > 1) {
+        const double passes = 4.0 + (w.ckpt_mode == CkptMode::Full ? 2.0 : 0.0);
+        micro += stage * passes * all_reduce(link(1, tp), tp, b * s / cp * h * act);
+    }
+    // Context parallel (ring attention): each rank's K and V travel round the
+    // cp ranks in forward, and K, V and their gradients in backward, while
+    // attention computes on the chunk at hand: half hidden, as the data-
+    // parallel overlap is.
+    if (l.cp > 1) {
+        const PlanLinks& k = link(tp, cp);
+        const double kv = 2.0 * b * s / cp * static_cast<double>(a.kv_dim()) * act;
+        micro +=
+            stage * 3.0 * (cp - 1.0) * (kv / (k.gbps * 1e9) + k.latency_s) * (1.0 - kCommOverlap);
+    }
+    // Expert parallel: each MoE layer sends its tokens to their experts and
+    // back (an all-to-all each way, in forward and in backward), every token
+    // to experts_per_token experts, (ep - 1) / ep of them to other ranks.
+    if (l.ep > 1 && a.is_moe()) {
+        const PlanLinks& k = link(tp * cp, ep);
+        const double moe_layers =
+            stage * static_cast<double>(a.layers - a.dense_layers) / static_cast<double>(a.layers);
+        const double bytes = b * s / (cp * tp) * static_cast<double>(a.experts_per_token) * h * act;
+        micro += moe_layers * 4.0 * ((ep - 1.0) / ep * bytes / (k.gbps * 1e9) + k.latency_s);
+    }
+    // Stage hand-offs: a micro-batch's activations forward and their
+    // gradients backward, once per model chunk (vpp chunks interleaved).
+    if (l.pp > 1) {
+        const PlanLinks& k = link(tp * cp * dp, 2.0);
+        micro += 2.0 * vpp * (b * s / (cp * tp) * h * act / (k.gbps * 1e9) + k.latency_s);
+    }
+    // 1F1B: the step is m micro-batches plus the fill and drain bubble of
+    // (pp - 1) / vpp micro-batch times (Narayanan et al. 2021, §2.2).
+    double step = (m + (l.pp > 1 ? (pp - 1.0) / vpp : 0.0)) * micro;
+    // Data parallel over dp x cp: this GPU's share of the 16-bit gradients is
+    // reduced (and, with a sharded optimizer, the updated weights gathered)
+    // once per step, half behind the last backward; FSDP/ZeRO-3 gathers the
+    // weights in forward and backward and reduce-scatters the gradients every
+    // micro-batch instead.
+    const double ranks = dp * cp;
+    if (ranks > 1) {
+        const PlanLinks& k = link(tp, ranks);
+        const double experts = routed_expert_share(a);
+        const double local = static_cast<double>(memory.trainable_params) * stage / layers / tp *
+                             (1.0 - experts + experts / ep) * 2.0;
+        const bool fsdp = w.parallel == Parallel::Fsdp || w.parallel == Parallel::Zero3;
+        if (fsdp)
+            step += m * 1.5 * all_reduce(k, ranks, local) * (1.0 - kCommOverlap);
+        else
+            step += all_reduce(k, ranks, local) * (1.0 - kCommOverlap);
+    }
+    return {micro, step, dp * m * b * s};
+}
+
 // The user's measured speed (gpuadvise calibrate) for workloads of the same key.
 void calibrate_rates(Performance& perf, const Workload& w) {
     if (!w.calibration) return;
@@ -636,6 +745,19 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         const double flops_rate = *tflops * 1e12 * training_mfu(a.hidden) * platform;
         const double tokens = b * s;
         double compute_seconds = tokens * per_token / flops_rate;
+        // An MoE layer's routed experts are matrices moe_intermediate wide, fed
+        // a few tokens each: they run at the efficiency of that width, not the
+        // model's (the same width law, applied to the narrower matrix).
+        if (a.is_moe() && a.moe_intermediate > 0 && a.moe_intermediate < a.hidden) {
+            const double expert_params = static_cast<double>(a.layers - a.dense_layers) *
+                                         static_cast<double>(a.experts_per_token) *
+                                         (a.mlp == MlpKind::Gated ? 3.0 : 2.0) * h *
+                                         static_cast<double>(a.moe_intermediate);
+            const double expert_flops = per_token * std::min(expert_params / active, 1.0) *
+                                        (per_token - 12.0 * layers * h * s) / per_token;
+            const double narrow = *tflops * 1e12 * training_mfu(a.moe_intermediate) * platform;
+            compute_seconds += tokens * expert_flops * (1.0 / narrow - 1.0 / flops_rate);
+        }
         if (w.quant.format) compute_seconds *= w.quant.format->dequant_time_factor;
         if (w.precision == Precision::Fp8) {
             if (!fp8_training_recipe(gpu)) {
@@ -646,7 +768,14 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         }
         double comm_seconds = 0, step_comm = 0;
         const double accum = static_cast<double>(w.grad_accum);
-        if (w.gpus > 1) {
+        double step_tokens = tokens * accum * n;  // every GPU's micro-batches of one step
+        if (w.gpus > 1 && w.layout.splits_model()) {
+            const LayoutStep t =
+                layout_step(w, memory, gpu, compute_seconds, links, network, per_node, host);
+            compute_seconds = t.micro_seconds;
+            step_comm = t.step_seconds - accum * t.micro_seconds;
+            step_tokens = t.tokens;
+        } else if (w.gpus > 1) {
             const double link = links.gbps * 1e9;
             // Ring all-reduce (or reduce-scatter + all-gather) moves 2(N-1)/N
             // of the 16-bit gradients per GPU: once per optimizer step for DDP
@@ -679,7 +808,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         }
         perf.micro_step_seconds = compute_seconds + comm_seconds;
         perf.step_seconds = accum * *perf.micro_step_seconds + step_comm + perf.paging_seconds;
-        perf.train_tokens_per_s = tokens * accum * n / *perf.step_seconds;
+        perf.train_tokens_per_s = step_tokens / *perf.step_seconds;
         perf.bound = Bound::Compute;
         // MFU as large runs report it: 6 N (forward + backward, no recompute)
         // plus attention's 12 L h s per token, over the dense peak.

@@ -87,6 +87,25 @@ RankOptions rank_options(const Request& r, const Workload& w) {
                 fmt::format("{} {}: host memory must be more than 0", v->origin, quote(v->text)));
     }
     if (const auto& v = r.get(Field::Network)) o.network = &parse_network(v->text, v->origin);
+    if (const auto& v = r.get(Field::GpusPerNode)) {
+        o.gpus_per_node = parse_positive_int(v->text, v->origin, 1024);
+        const std::int64_t node = *o.gpus_per_node;
+        const Architecture& a = w.model.arch;
+        // Tensor parallel stays inside a node's NVLink domain.
+        if (w.trains() && w.parallel == Parallel::Tp && a.heads > 0 && a.heads % node != 0)
+            throw InputError(fmt::format(
+                "{} {} with --parallel tp: tensor parallel over a node's {} GPUs does not divide "
+                "the {} attention heads; use --gpus-per-node {} or --tp N",
+                v->origin, node, node, a.heads,
+                a.heads % 8 == 0   ? 8
+                : a.heads % 4 == 0 ? 4
+                                   : 2));
+        if (w.layout_request.tp && *w.layout_request.tp > node)
+            throw InputError(fmt::format(
+                "--tp {} is more than {} {}: tensor parallel stays inside a node; give --tp {} or "
+                "fewer",
+                *w.layout_request.tp, v->origin, node, node));
+    }
     if (const auto& v = r.get(Field::RamBandwidth))
         o.ram_gbps = parse_bandwidth_gbps(v->text, v->origin);
     return o;

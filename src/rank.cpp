@@ -150,12 +150,118 @@ std::optional<double> host_ram_gbps(const RankOptions& options, const HostPlatfo
     return std::nullopt;
 }
 
+Layout plan_layout(const Recommendation& rec) {
+    if (rec.micro_batch > 0) return rec.layout;
+    Layout l;
+    if (rec.placement.empty() && rec.count > 1) {
+        if (rec.strategy == Parallel::Tp) l.tp = rec.count;
+        if (rec.strategy == Parallel::Pp) l.pp = rec.count;
+    }
+    return l;
+}
+
+std::optional<int> zero_stage(const Recommendation& rec) {
+    if (rec.micro_batch == 0 || rec.count < 2) return std::nullopt;
+    return zero_stage(rec.strategy);
+}
+
+std::string layout_choice_label(const LayoutChoice& c) {
+    std::string out = fmt::format("{} ({})", layout_label(c.layout), to_string(c.sharding));
+    if (c.micro_batches > 1) out += fmt::format(", {} micro-batches", c.micro_batches);
+    return out;
+}
+
 std::string_view fit_word(const Recommendation& rec) {
     return !rec.fits ? "no" : rec.tight ? "tight" : "yes";
 }
 
 std::vector<std::string> rank_by_choices() {
     return kRankBy.choices();
+}
+
+// The layouts a plan keeps to say why its own won (the JSON's `layouts`).
+constexpr std::size_t kLayoutsKept = 3;
+
+// The user's --tp/--pp/--cp/--ep/--vpp on `count` GPUs, or nullopt when the
+// sizes do not divide the count (resolve_workload checked them on the model).
+std::optional<Layout> fit_layout(const Workload& w, std::int64_t count) {
+    Layout l = requested_layout_sizes(w.layout_request);
+    const std::int64_t split = l.tp * l.pp * l.cp;
+    if (count % split != 0) return std::nullopt;
+    l.dp = count / split;
+    if (!layout_problem(w.model.arch, w.seq, l).empty()) return std::nullopt;
+    return l;
+}
+
+// Sets a layout and what it implies on a plan's workload: the sharding, and
+// the micro-batches per step (--global-batch over the data-parallel ranks,
+// --grad-accum, or kMicrobatchesPerStage per pipeline stage within
+// kMaxGlobalBatchTokens).
+void apply_layout(Workload& w, const Layout& l, Parallel sharding) {
+    w.layout = l.splits_model() ? l : Layout{};
+    w.parallel = sharding;
+    if (w.global_batch)
+        w.grad_accum = std::max<std::int64_t>(*w.global_batch / (l.dp * w.batch), 1);
+    else if (!w.grad_accum_given && l.pp > 1) {
+        const double per_micro = static_cast<double>(l.dp * w.batch * w.seq);
+        const auto most = static_cast<std::int64_t>(kMaxGlobalBatchTokens / per_micro);
+        w.grad_accum = std::max(l.pp, std::min(kMicrobatchesPerStage * l.pp, most));
+    }
+}
+
+// Every layout of `count` GPUs (data parallel alone included), timed; the
+// fitting ones first, fastest first (a simpler layout wins a tie), then the
+// misses with the least memory first. Empty when the plan is one node.
+std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std::int64_t count,
+                                         const RankOptions& options, std::uint64_t usable) {
+    std::vector<LayoutChoice> out;
+    if (options.platform) return out;
+    const std::optional<NodeLayout> nodes = choose_nodes(gpu, count, options.gpus_per_node);
+    if (!nodes) return out;
+    const Network* network = options.network ? options.network : &default_network();
+    const std::int64_t domain = gpu.has_fast_link()
+                                    ? std::min<std::int64_t>(nodes->per_node, gpu.link.max_gpus)
+                                    : nodes->per_node;
+    const auto consider = [&](const Layout& l, Parallel sharding) {
+        Workload t = w;
+        apply_layout(t, l, sharding);
+        if (t.global_batch && *t.global_batch % (l.dp * t.batch) != 0) return;
+        const MemoryEstimate m = estimate(t);
+        const Performance p =
+            estimate_performance(t, m, gpu, options.job, std::nullopt, nodes->platform, usable,
+                                 network, nodes->per_node);
+        out.push_back({l, sharding, t.grad_accum, m.per_gpu_bytes,
+                       p.train_tokens_per_s.value_or(0.0) / static_cast<double>(count),
+                       m.per_gpu_bytes <= usable});
+    };
+    // Without a batch from the user, a layout whose smallest global batch
+    // (every data-parallel rank's micro-batch, pp of them per pipeline) is
+    // beyond kMaxGlobalBatchTokens is not one a run would use: more data
+    // parallel than the batch allows. Kept only when every layout is.
+    const auto batch_ok = [&](const Layout& l) {
+        if (w.grad_accum_given) return true;
+        const double least =
+            static_cast<double>(l.dp * std::max<std::int64_t>(l.pp, 1) * w.batch * w.seq);
+        return least <= kMaxGlobalBatchTokens;
+    };
+    const std::vector<Layout> all = candidate_layouts(w.model.arch, w.seq, count, domain, {});
+    const bool any_ok = std::any_of(all.begin(), all.end(), batch_ok);
+    for (const Layout& l : all) {
+        if (any_ok && !batch_ok(l)) continue;
+        for (const Parallel sharding : {Parallel::Zero1, Parallel::Fsdp}) consider(l, sharding);
+    }
+    const auto simpler = [](const LayoutChoice& c) {
+        return c.layout.tp * c.layout.pp * c.layout.cp * c.layout.ep * c.layout.vpp;
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const LayoutChoice& a, const LayoutChoice& b) {
+        if (a.fits != b.fits) return a.fits;
+        if (!a.fits) return a.per_gpu_bytes < b.per_gpu_bytes;
+        if (std::fabs(a.tokens_per_s_per_gpu - b.tokens_per_s_per_gpu) >
+            0.01 * std::max(a.tokens_per_s_per_gpu, b.tokens_per_s_per_gpu))
+            return a.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu;
+        return simpler(a) < simpler(b);
+    });
+    return out;
 }
 
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
@@ -189,10 +295,45 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     if (w.parallel == Parallel::Pp && !pp_possible(w, count) && tp_possible(w, count))
         w.parallel = Parallel::Tp;
 
+    std::vector<LayoutChoice> layouts;
+    if (w.trains() && w.is_language() && count > 1) {
+        if (w.layout_request.any()) {
+            // The user's layout, on this plan's count; a count it does not
+            // divide cannot hold it.
+            const std::optional<Layout> l = fit_layout(w, count);
+            if (!l) {
+                Recommendation miss;
+                miss.gpu = &gpu;
+                miss.count = count;
+                miss.strategy = w.parallel;
+                miss.memory = estimate(w);
+                miss.usable_bytes = usable;
+                miss.headroom_bytes = -static_cast<std::int64_t>(miss.memory.per_gpu_bytes);
+                if (describe)
+                    miss.reasons.push_back(
+                        fmt::format("the layout {} does not divide {} GPUs",
+                                    layout_label(requested_layout_sizes(w.layout_request)), count));
+                return miss;
+            }
+            apply_layout(w, *l, base.parallel);
+        } else if (!options.parallel) {
+            layouts = search_layouts(w, gpu, count, options, usable);
+            if (!layouts.empty()) apply_layout(w, layouts.front().layout, layouts.front().sharding);
+            if (layouts.size() > kLayoutsKept) layouts.resize(kLayoutsKept);
+        }
+    }
+
     Recommendation rec;
     rec.gpu = &gpu;
     rec.count = count;
     rec.strategy = w.parallel;
+    rec.layout = w.layout.splits_model() ? w.layout : Layout{.dp = count};
+    rec.micro_batches = w.grad_accum;
+    if (w.trains()) {
+        rec.micro_batch = w.batch;
+        rec.seq = w.seq;
+    }
+    rec.layouts = std::move(layouts);
     rec.engine = w.engine;
     rec.memory = count == 1 && single && base.gpus == 1 ? *single : estimate(w);
     rec.price_usd = gpu.price ? gpu.price->usd * static_cast<double>(count) : 0.0;
@@ -239,7 +380,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     rec.platform = platform_for(gpu, count, options);
     std::int64_t per_node = 0;
     if (!rec.platform && !options.platform && count > 1 && rec.placement.empty())
-        if (const auto layout = choose_nodes(gpu, count)) {
+        if (const auto layout = choose_nodes(gpu, count, options.gpus_per_node)) {
             // Beyond one server: whole nodes of a server platform on a fabric.
             rec.platform = layout->platform;
             rec.nodes = layout->nodes;
@@ -320,6 +461,22 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     }
     if (describe)
         for (const auto& warning : w.warnings) rec.warnings.push_back(warning);
+    if (describe && !rec.layouts.empty()) {
+        // Why this layout: it against the next best ones that fit.
+        std::string line = fmt::format("layout {}: ~{:.0f} tok/s per GPU",
+                                       layout_choice_label(rec.layouts.front()),
+                                       rec.layouts.front().tokens_per_s_per_gpu);
+        std::size_t shown = 0;
+        for (std::size_t i = 1; i < rec.layouts.size() && shown < 2; ++i) {
+            if (!rec.layouts[i].fits) break;
+            line += fmt::format("{} {} ~{:.0f}", shown == 0 ? "; next:" : ",",
+                                layout_choice_label(rec.layouts[i]),
+                                rec.layouts[i].tokens_per_s_per_gpu);
+            ++shown;
+        }
+        if (!rec.layouts.front().fits) line += " (the least memory of the layouts tried)";
+        rec.reasons.push_back(line);
+    }
     if (describe && rec.nodes > 1)
         rec.reasons.push_back(fmt::format(
             "{} nodes of {} x {} on {}{}", rec.nodes, count / rec.nodes, gpu.id, rec.network->name,
@@ -428,7 +585,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             // Sizes no platform holds are not plans (eight Macs are not one box);
             // the first size tried is always kept, to say why it does not fit.
             if ((best || closest) && !options.platform && choose_platform(gpu, count) == nullptr &&
-                !choose_nodes(gpu, count))
+                !choose_nodes(gpu, count, options.gpus_per_node))
                 break;
             Recommendation rec = evaluate_plan(slim, gpu, count, options, &single, false);
             if (!rec.fits) {

@@ -333,7 +333,31 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.value(r.network->id);
     else
         j.null();
+    const Layout l = plan_layout(r);
+    j.field("tp", l.tp).field("pp", l.pp).field("dp", l.dp).field("cp", l.cp).field("ep", l.ep);
+    j.field("vpp", l.vpp);
+    const std::optional<int> zero = zero_stage(r);
+    j.field("zero_stage", zero ? std::optional<std::int64_t>(*zero) : std::nullopt);
+    j.field("fsdp", zero ? std::optional<bool>(r.strategy == Parallel::Fsdp) : std::nullopt);
+    const bool training = r.micro_batch > 0;
+    const auto opt = [&](std::int64_t v) {
+        return training ? std::optional<std::int64_t>(v) : std::nullopt;
+    };
+    j.field("micro_batch", opt(r.micro_batch)).field("micro_batches", opt(r.micro_batches));
+    const std::int64_t global = l.dp * r.micro_batches * r.micro_batch;
+    j.field("global_batch", opt(global)).field("global_batch_tokens", opt(global * r.seq));
     j.end_object();
+    j.key("layouts").begin_array();
+    for (const LayoutChoice& c : r.layouts) {
+        j.begin_object().field("label", layout_label(c.layout));
+        j.field("tp", c.layout.tp).field("pp", c.layout.pp).field("dp", c.layout.dp);
+        j.field("cp", c.layout.cp).field("ep", c.layout.ep).field("vpp", c.layout.vpp);
+        j.field("sharding", to_string(c.sharding)).field("micro_batches", c.micro_batches);
+        j.field("per_gpu_bytes", c.per_gpu_bytes).field("fits", c.fits);
+        j.field("tokens_per_s_per_gpu", rounded_rate(c.tokens_per_s_per_gpu));
+        j.end_object();
+    }
+    j.end_array();
     j.key("placement");
     if (r.placement.empty()) {
         j.null();

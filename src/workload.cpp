@@ -782,7 +782,7 @@ class Resolver {
                 throw InputError(
                     fmt::format("{} {} is a training strategy; use tp or pp for inference",
                                 a.from(), to_string(w_.parallel)));
-        } else if (w_.gpus > 1) {
+        } else if (w_.gpus > 1 && !(training && layout_given())) {
             w_.parallel = default_parallel(w_);
             assume(fmt::format("parallel={} across {} GPUs", to_string(w_.parallel), w_.gpus));
         }
@@ -795,6 +795,72 @@ class Resolver {
         if (w_.gpus > 1 && w_.parallel == Parallel::Pp && w_.gpus > a.total_layers())
             throw InputError(fmt::format("--parallel pp over {} GPUs exceeds the model's {} layers",
                                          w_.gpus, a.total_layers()));
+        if (training) layout();
+    }
+
+    // --tp, --pp, --cp, --ep, --vpp fix a layout that splits the model; with
+    // --gpus it is checked against the count now, else against each plan's.
+    void layout() {
+        LayoutRequest& q = w_.layout_request;
+        const auto size = [&](Field f) -> std::optional<std::int64_t> {
+            if (!r_.has(f)) return std::nullopt;
+            return positive(f, kMaxGpus);
+        };
+        q.tp = size(Field::Tp);
+        q.pp = size(Field::Pp);
+        q.cp = size(Field::Cp);
+        q.ep = size(Field::Ep);
+        q.vpp = size(Field::Vpp);
+        if (const Arg g = arg(Field::GlobalBatch)) {
+            if (r_.has(Field::GradAccum))
+                throw InputError(
+                    fmt::format("{} and {} both set the micro-batches per step; give one of them",
+                                g.from(), r_.get(Field::GradAccum)->origin));
+            w_.global_batch = positive(Field::GlobalBatch, 1'000'000'000);
+            if (*w_.global_batch % w_.batch != 0)
+                throw InputError(fmt::format(
+                    "{} {} is not a multiple of the micro-batch --batch {}; give a multiple",
+                    g.from(), *w_.global_batch, w_.batch));
+        }
+        w_.grad_accum_given = r_.has(Field::GradAccum) || w_.global_batch.has_value();
+        if (!q.any()) return;
+        const Arg p = arg(Field::Parallel);
+        if (p && (w_.parallel == Parallel::Tp || w_.parallel == Parallel::Pp))
+            throw InputError(fmt::format(
+                "{} {} and --tp/--pp/--cp/--ep both split the model; with a layout, --parallel "
+                "says how data parallel shards: ddp, zero1, zero2, zero3 or fsdp",
+                p.from(), to_string(w_.parallel)));
+        // What the model allows whatever the count (dp = ep passes the ep check).
+        Layout fixed{q.tp.value_or(1), q.pp.value_or(1), q.cp.value_or(1),
+                     q.ep.value_or(1), q.ep.value_or(1), q.vpp.value_or(1)};
+        if (const std::string why = layout_problem(w_.model.arch, w_.seq, fixed); !why.empty())
+            throw InputError(fmt::format("{}: {}; choose another size", layout_origin(), why));
+        if (!p) {
+            w_.parallel = Parallel::Zero1;
+            assume(
+                "parallel=zero1 (Megatron's distributed optimizer) across the data-parallel "
+                "ranks of the layout");
+        }
+        if (r_.has(Field::Gpus)) {
+            if (w_.gpus == 1)
+                throw InputError(fmt::format("{} splits the model, but --gpus is 1; add --gpus N",
+                                             layout_origin()));
+            w_.layout = requested_layout(w_.model.arch, w_.seq, w_.gpus, q, layout_origin());
+        }
+    }
+
+    bool layout_given() const {
+        for (const Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Ep, Field::Vpp})
+            if (r_.has(f)) return true;
+        return false;
+    }
+
+    std::string layout_origin() const {
+        std::string out;
+        for (const Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Ep, Field::Vpp})
+            if (const Arg a = arg(f))
+                out += fmt::format("{}{} {}", out.empty() ? "" : " ", a.from(), a.text());
+        return out;
     }
 
     void estimator() {

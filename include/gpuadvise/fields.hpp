@@ -50,6 +50,12 @@ enum class Field : std::uint8_t {
     LoraTargets,
     Gpus,
     Parallel,
+    Tp,
+    Pp,
+    Cp,
+    Ep,
+    Vpp,
+    GlobalBatch,
     Engine,
     Estimator,
     // image generation, vision and video
@@ -84,6 +90,7 @@ enum class Field : std::uint8_t {
     RamBandwidth,
     Vram,
     Network,
+    GpusPerNode,
     // ranking
     Top,
     RankBy,

@@ -38,6 +38,9 @@ struct NodeLayout {
     std::int64_t nodes = 1;
     std::int64_t per_node = 1;
 };
-std::optional<NodeLayout> choose_nodes(const Gpu& gpu, std::int64_t count);
+// `per_node` (--gpus-per-node) fixes the node size; it must divide `count`
+// and the platform must hold that many.
+std::optional<NodeLayout> choose_nodes(const Gpu& gpu, std::int64_t count,
+                                       std::optional<std::int64_t> per_node = std::nullopt);
 
 }  // namespace gpuadvise

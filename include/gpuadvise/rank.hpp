@@ -40,13 +40,14 @@ struct RankOptions {
     std::optional<Vendor> vendor;
     std::optional<Segment> segment;
     Os os = Os::Linux;
-    const HostPlatform* platform = nullptr;  // --platform: every plan goes into it
-    bool have_host = false;                  // --have-host: the platform costs nothing
-    std::optional<std::string> region;       // --region: also the cards sold only there
-    OffloadRequest offload;                  // --offload (llama.cpp-style engines)
-    std::optional<std::uint64_t> ram_bytes;  // --ram; else the platform's
-    std::optional<double> ram_gbps;          // --ram-bandwidth; else the platform's
-    const Network* network = nullptr;        // --network: the fabric between nodes
+    const HostPlatform* platform = nullptr;     // --platform: every plan goes into it
+    bool have_host = false;                     // --have-host: the platform costs nothing
+    std::optional<std::string> region;          // --region: also the cards sold only there
+    OffloadRequest offload;                     // --offload (llama.cpp-style engines)
+    std::optional<std::uint64_t> ram_bytes;     // --ram; else the platform's
+    std::optional<double> ram_gbps;             // --ram-bandwidth; else the platform's
+    const Network* network = nullptr;           // --network: the fabric between nodes
+    std::optional<std::int64_t> gpus_per_node;  // --gpus-per-node; else the platform's
     const TaskRequirements* task = nullptr;
     JobOptions job;
     // How many of the ranked plans get their reasons, warnings and rule
@@ -76,10 +77,28 @@ struct Placement {
     std::uint64_t usable_bytes = 0;
 };
 
+// One layout a training plan beyond one node was tried with (the best few
+// are kept, best first, to say why the plan's layout won).
+struct LayoutChoice {
+    Layout layout;
+    Parallel sharding = Parallel::Zero1;  // how data parallel shards the state
+    std::int64_t micro_batches = 1;       // per optimizer step (--grad-accum)
+    std::uint64_t per_gpu_bytes = 0;
+    double tokens_per_s_per_gpu = 0;
+    bool fits = false;
+};
+
 struct Recommendation {
     const Gpu* gpu = nullptr;
     std::int64_t count = 1;
     Parallel strategy = Parallel::None;
+    // Training: how the model is split (all ones but dp for data parallel)
+    // and the micro-batches of one optimizer step.
+    Layout layout;
+    std::int64_t micro_batches = 1;
+    std::int64_t micro_batch = 0;       // sequences per micro-batch (0: not a training plan)
+    std::int64_t seq = 0;               // tokens per sequence of a training plan
+    std::vector<LayoutChoice> layouts;  // the layouts compared, best first (multi-node training)
     MemoryEstimate memory;
     Performance performance;
     std::uint64_t usable_bytes = 0;  // per GPU
@@ -137,6 +156,17 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
                             const RankOptions& options, bool describe = true);
 std::optional<Limits> plan_limits(const Workload& base, const Recommendation& rec,
                                   std::span<const Gpu* const> cards, const RankOptions& options);
+
+// The plan's split in layout terms: a training plan's layout (dp the count
+// for data parallel alone); inference tensor parallel as tp, pipeline
+// stages as pp; one card all ones.
+Layout plan_layout(const Recommendation& rec);
+// ZeRO stage of a training plan's data-parallel sharding: 0 DDP, 1 ZeRO-1 or
+// Megatron's distributed optimizer, 2, 3 for ZeRO-3 and FSDP; nullopt for
+// inference and one GPU.
+std::optional<int> zero_stage(const Recommendation& rec);
+// "tp8 pp2 dp4 (zero1), 16 micro-batches": a layout choice in words.
+std::string layout_choice_label(const LayoutChoice& c);
 
 // "rtx-3090 + rtx-3060-12gb" or "2 x rtx-3090".
 std::string plan_label(const Recommendation& rec);

@@ -14,6 +14,7 @@
 #include "gpuadvise/enum_table.hpp"
 #include "gpuadvise/fields.hpp"
 #include "gpuadvise/image.hpp"
+#include "gpuadvise/layout.hpp"
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/task.hpp"
@@ -37,7 +38,9 @@ enum class Optimizer : std::uint8_t {
     Lion
 };
 enum class KvDtype : std::uint8_t { Fp32, Fp16, Bf16, Fp8, Int8, Q8_0, Q4_0 };
-enum class Parallel : std::uint8_t { None, Ddp, Fsdp, Zero2, Zero3, Tp, Pp };
+// Zero1 is ZeRO stage 1 (DeepSpeed) or Megatron's distributed optimizer: the
+// optimizer state sharded over data parallel, weights and gradients whole.
+enum class Parallel : std::uint8_t { None, Ddp, Zero1, Fsdp, Zero2, Zero3, Tp, Pp };
 enum class Estimator : std::uint8_t { Component, Doc };
 // Activation checkpointing: none, full (each block's input kept, the block
 // recomputed), selective (torchtitan's op policy: some matmul and the attention
@@ -80,6 +83,7 @@ inline constexpr auto kKvDtypes = make_enum_table<KvDtype>({{KvDtype::Fp32, "fp3
                                                             {KvDtype::Q4_0, "q4_0"}});
 inline constexpr auto kParallels = make_enum_table<Parallel>({{Parallel::None, "none"},
                                                               {Parallel::Ddp, "ddp"},
+                                                              {Parallel::Zero1, "zero1"},
                                                               {Parallel::Fsdp, "fsdp"},
                                                               {Parallel::Zero2, "zero2"},
                                                               {Parallel::Zero3, "zero3"},
@@ -152,6 +156,27 @@ inline std::string_view to_string(ModelOrigin v) {
     return kModelOrigins.name(v);
 }
 
+// The ZeRO stage a data-parallel strategy amounts to: 1 for ZeRO-1 and
+// Megatron's distributed optimizer, 2, 3 for ZeRO-3 and FSDP (full shard), 0
+// for DDP and the model-splitting strategies.
+constexpr int zero_stage(Parallel p) {
+    switch (p) {
+        case Parallel::Zero1:
+            return 1;
+        case Parallel::Zero2:
+            return 2;
+        case Parallel::Zero3:
+        case Parallel::Fsdp:
+            return 3;
+        case Parallel::None:
+        case Parallel::Ddp:
+        case Parallel::Tp:
+        case Parallel::Pp:
+            return 0;
+    }
+    return 0;
+}
+
 inline bool is_training(Method m) {
     return m != Method::Inference;
 }
@@ -216,8 +241,11 @@ struct Workload {
     std::int64_t gen = 0;     // inference only
     bool grad_ckpt = false;   // any checkpointing: ckpt_mode != None
     CkptMode ckpt_mode = CkptMode::None;
-    std::int64_t grad_accum = 1;  // micro-batches per optimizer step
-    Loss loss = Loss::Upcast;     // what the loss keeps of the logits (--loss, --chunked-loss)
+    std::int64_t grad_accum = 1;    // micro-batches per optimizer step
+    bool grad_accum_given = false;  // --grad-accum or --global-batch said it
+    // --global-batch: sequences per optimizer step over the plan (sets grad_accum per layout).
+    std::optional<std::int64_t> global_batch;
+    Loss loss = Loss::Upcast;  // what the loss keeps of the logits (--loss, --chunked-loss)
     // Every batch has the same shape (packed, or padded to a fixed length);
     // false: padded to each batch's longest sample, the Hugging Face default.
     bool packing = false;
@@ -226,7 +254,11 @@ struct Workload {
     std::vector<LoraTarget> lora_targets;
     KvDtype kv_dtype = KvDtype::Bf16;
     std::int64_t gpus = 1;
-    Parallel parallel = Parallel::None;
+    Parallel parallel = Parallel::None;  // with a layout: how data parallel shards its state
+    // Training split beyond data parallel (tensor, pipeline, context, expert
+    // parallel); all ones unless a plan chose one or the user fixed it.
+    Layout layout;
+    LayoutRequest layout_request;  // the sizes the user fixed (--tp, --pp, --cp, --ep, --vpp)
     Estimator estimator = Estimator::Component;
     const Engine* engine = nullptr;  // inference only
     bool engine_given = false;       // chosen by the user rather than by default

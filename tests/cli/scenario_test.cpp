@@ -614,6 +614,70 @@ TEST_CASE("scenario: 70B full fine-tune with --max-gpus 64: multi-node plans wit
     CHECK(multi);
 }
 
+TEST_CASE(
+    "scenario: beyond one node a training plan gets a 3D layout an infrastructure lead would "
+    "sign: tensor parallel inside the NVLink domain and a sane global batch") {
+    const auto doc = run_json({"--model", "llama-3.1-70b", "--method", "full", "--max-gpus", "64",
+                               "--vendor", "nvidia", "--segment", "datacenter", "--seq", "4096",
+                               "--batch", "1", "--top", "3"});
+    int layouts = 0;
+    for (const auto& r : top(doc, 3)) {
+        INFO(tag(r));
+        const auto& t = r.at("topology");
+        CHECK(r.at("fits") == true);
+        const int count = r.at("count");
+        CHECK(t.at("tp").get<int>() * t.at("cp").get<int>() * t.at("pp").get<int>() *
+                  t.at("dp").get<int>() ==
+              count);
+        // Tensor parallel never crosses the fabric; the batch stays within 16M tokens.
+        CHECK(t.at("tp").get<int>() <= t.at("gpus_per_node").get<int>());
+        CHECK(t.at("global_batch_tokens").get<double>() <= 16.0 * 1024 * 1024);
+        if (t.at("nodes").get<int>() > 1) {
+            // The layouts compared are listed, the chosen one first and the fastest that fits.
+            const auto& l = r.at("layouts");
+            REQUIRE(!l.empty());
+            CHECK(l.at(0).at("tp") == t.at("tp"));
+            CHECK(l.at(0).at("pp") == t.at("pp"));
+            for (const auto& other : l)
+                if (other.at("fits").get<bool>())
+                    CHECK(other.at("tokens_per_s_per_gpu").get<double>() <=
+                          l.at(0).at("tokens_per_s_per_gpu").get<double>() * 1.01);
+            ++layouts;
+        }
+    }
+    CHECK(layouts > 0);
+    // The same 64 GPUs, laid out by the user: pipeline stages hold fewer layers, so less
+    // memory per GPU than data parallel alone would need; the memory splits as tp x pp.
+    const auto fixed =
+        run_json({"estimate", "--model", "llama-3.1-70b", "--method", "full", "--gpu", "h100-sxm5",
+                  "--gpus", "64", "--tp", "8", "--pp", "4", "--seq", "4096", "--batch", "1"});
+    const auto& plan = fixed.at("plan");
+    CHECK(plan.at("topology").at("dp") == 2);
+    CHECK(plan.at("topology").at("micro_batches") == 16);  // 4 per stage
+    const auto& mem = fixed.at("memory").at("components");
+    // 16-bit weights over tp x pp = 32 GPUs (the fp32 master is with the sharded optimizer).
+    CHECK(mem.at("weights_bytes").get<double>() == Approx(70.6e9 * 2 / 32).epsilon(0.15));
+}
+
+TEST_CASE(
+    "scenario: Llama 3.1 405B on 16,384 H100 gives GPU-hours comparable with Meta's published "
+    "30.84M") {
+    const auto doc = run_json({"estimate", "--model", "llama-3.1-405b", "--method", "full", "--gpu",
+                               "h100-sxm5", "--gpus", "16384", "--seq", "8192", "--batch", "1",
+                               "--tokens", "15.6T", "--network", "roce-400"});
+    const auto& p = doc.at("plan").at("performance");
+    const double hours = p.at("gpu_hours").get<double>();
+    // The model's own number, within a factor of two of the published one.
+    CHECK(hours > 30.84e6 / 2);
+    CHECK(hours < 30.84e6 * 2);
+    CHECK(p.at("days").get<double>() == Approx(hours / 16384 / 24).epsilon(0.01));
+    CHECK(p.at("mfu").get<double>() > 0.2);
+    CHECK(p.at("mfu").get<double>() < 0.6);
+    const auto& t = doc.at("plan").at("topology");
+    CHECK(t.at("nodes") == 2048);
+    CHECK(t.at("tp").get<int>() > 1);  // 405B does not train by data parallel alone
+}
+
 TEST_CASE("scenario: a slower fabric makes a multi-node training plan slower, never faster") {
     const std::vector<std::string> w{"estimate", "--model",   "13B",    "--method", "full",
                                      "--gpu",    "h100-sxm5", "--gpus", "32"};
@@ -697,7 +761,15 @@ TEST_CASE(
                                            "--recompute-granularity",
                                            "--recompute-method",
                                            "--fp8-format",
-                                           "--fp8-recipe"};
+                                           "--fp8-recipe",
+                                           "--sequence-parallel",
+                                           "--context-parallel-size",
+                                           "--num-layers-per-virtual-pipeline-stage",
+                                           "--decoder-first-pipeline-num-layers",
+                                           "--decoder-last-pipeline-num-layers",
+                                           "--num-experts",
+                                           "--moe-router-topk",
+                                           "--expert-model-parallel-size"};
     const auto doc =
         run_json({"estimate", "--model", "13B", "--method", "full", "--gpu", "h100-sxm5", "--gpus",
                   "32", "--grad-accum", "4", "--emit", "megatron"});
@@ -730,7 +802,33 @@ TEST_CASE(
         }
     }
     CHECK_THAT(cmd, Catch::StartsWith("torchrun --nnodes 4 --nproc-per-node 8"));
-    CHECK_THAT(cmd, Catch::Contains("--global-batch-size " + std::to_string(4 * 4 * 32)));
+    // The layout the plan chose (issue 16), in Megatron's terms: DP is what tp x pp leaves.
+    const auto& topo = doc.at("plan").at("topology");
+    CHECK(topo.at("tp").get<int>() * topo.at("pp").get<int>() * topo.at("dp").get<int>() == 32);
+    CHECK_THAT(cmd, Catch::Contains("--tensor-model-parallel-size " +
+                                    std::to_string(topo.at("tp").get<int>())));
+    CHECK_THAT(cmd, Catch::Contains("--global-batch-size " +
+                                    std::to_string(4 * 4 * topo.at("dp").get<int>())));
+    CHECK(topo.at("global_batch").get<int>() == 4 * 4 * topo.at("dp").get<int>());
+    // A fixed 3D layout of the 405B (126 layers over 16 stages: the remainder on the ends).
+    const std::string big =
+        run_json({"estimate",  "--model", "llama-3.1-405b", "--method", "full", "--gpu",
+                  "h100-sxm5", "--gpus",  "1024",           "--tp",     "8",    "--pp",
+                  "16",        "--seq",   "8192",           "--batch",  "1",    "--global-batch",
+                  "512",       "--emit",  "megatron"})
+            .at("launch")
+            .at("command");
+    CHECK_THAT(big, Catch::Contains("--tensor-model-parallel-size 8 --pipeline-model-parallel-size "
+                                    "16 --sequence-parallel"));
+    CHECK_THAT(big, Catch::Contains("--global-batch-size 512"));
+    CHECK_THAT(big, Catch::Contains("--decoder-first-pipeline-num-layers"));
+    const std::string tail = big.substr(big.find("pretrain_gpt.py"));
+    for (std::size_t at = tail.find(" --"); at != std::string::npos;
+         at = tail.find(" --", at + 1)) {
+        const std::string flag = tail.substr(at + 1, tail.find(' ', at + 1) - at - 1);
+        INFO(flag);
+        CHECK(documented.count(flag) == 1);
+    }
     const auto slurm = run_json({"estimate", "--model", "13B", "--method", "full", "--gpu",
                                  "h100-sxm5", "--gpus", "32", "--emit", "slurm"});
     const std::string sbatch = slurm.at("launch").at("config").at("text");
@@ -774,7 +872,7 @@ TEST_CASE(
         std::string model = "llama-3.1-70b";
     };
     const std::vector<Case> cases{
-        {{"--gpus", "64", "--precision", "fp8", "--tokens", "1T"},
+        {{"--gpus", "64", "--parallel", "fsdp", "--precision", "fp8", "--tokens", "1T"},
          "h100-sxm5",
          {"data_parallel_shard_degree = 64", "global_batch_size = 64",
           "converters = [\"quantize.linear.float8\"]", "enable_fsdp_float8_all_gather = true",
@@ -782,6 +880,11 @@ TEST_CASE(
         {{"--gpus", "64", "--precision", "fp8"},
          "b200",
          {"converters = [\"quantize.linear.mx\"]", "recipe_name = \"mxfp8_cublas\""}},
+        {{"--gpus", "64", "--tp", "8", "--pp", "2"},
+         "h100-sxm5",
+         {"tensor_parallel_degree = 8", "pipeline_parallel_degree = 2",
+          "data_parallel_shard_degree = 4", "pipeline_parallel_schedule = \"1F1B\"",
+          "global_batch_size = 32"}},
         {{"--gpus", "16", "--parallel", "zero2", "--ckpt-mode", "selective", "--grad-accum", "4"},
          "h200-sxm",
          {"fsdp_reshard_after_forward = \"never\"", "global_batch_size = 64",
@@ -824,9 +927,13 @@ TEST_CASE(
         std::string model = "llama-3.1-70b";
     };
     const std::vector<Case> cases{
-        {{"--gpus", "64", "--precision", "fp8", "--grad-accum", "2"},
+        {{"--gpus", "64", "--parallel", "fsdp", "--precision", "fp8", "--grad-accum", "2"},
          {"trainer.num_nodes=8", "trainer.devices=8", "model.global_batch_size=128",
           "model.fsdp=True", "model.fp8=True", "model.num_query_groups=8"}},
+        {{"--gpus", "64", "--tp", "4", "--pp", "4", "--vpp", "5", "--global-batch", "64"},
+         {"model.tensor_model_parallel_size=4", "model.pipeline_model_parallel_size=4",
+          "model.sequence_parallel=True", "model.virtual_pipeline_model_parallel_size=5",
+          "model.global_batch_size=64", "model.optim.name=distributed_fused_adam"}},
         {{"--gpus", "16", "--parallel", "ddp"},
          {"trainer.num_nodes=2", "model.optim.name=distributed_fused_adam",
           "trainer.precision=bf16", "model.share_embeddings_and_output_weights=True"},
