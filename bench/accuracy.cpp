@@ -837,6 +837,10 @@ std::optional<double> run_tokens_per_gpu(const Row& r, std::string* why) {
     return std::nullopt;
 }
 
+// The GPU count a whole run is replayed on when its source gives none (its
+// GPU-hours depend on the per-GPU rate, which varies little with the count).
+constexpr const char* kAssumedRunGpus = "2048";
+
 void cluster_report(const std::string& dir) {
     const auto rows = bench::parse_csv(read_file(dir + "/large_runs.csv"));
     struct Out {
@@ -846,6 +850,7 @@ void cluster_report(const std::string& dir) {
         double gpus = 0;
         bool moe = false;
         double total_tokens = 0, gpu_hours = 0;  // the run's published size, when given
+        bool hours_only = false;                 // no throughput row: GPU-hours only
     };
     std::vector<Out> outs;
     std::map<std::string, int> skipped;
@@ -867,7 +872,12 @@ void cluster_report(const std::string& dir) {
         const std::string shard = lower(r.at("zero_stage_or_fsdp"));
         std::string why;
         const auto measured = run_tokens_per_gpu(r, &why);
-        if (!measured) {
+        // A whole run with only its size and GPU-hours published (Llama 2 and 3 model
+        // cards) is replayed for its GPU-hours: the layout is searched on the row's GPU
+        // count, or on kAssumedRunGpus when the source gives none.
+        const bool hours_only = !measured && !r.at("total_tokens").empty() &&
+                                !r.at("gpu_hours").empty() && !r.at("seq_len").empty();
+        if (!measured && !hours_only) {
             ++skipped[why];
             continue;
         }
@@ -921,7 +931,8 @@ void cluster_report(const std::string& dir) {
               : ckpt.find("selective") != std::string::npos ? "selective"
                                                             : "full",
               "bench row");
-        q.set(Field::Gpus, r.at("num_gpus"), "bench row");
+        q.set(Field::Gpus, r.at("num_gpus").empty() ? kAssumedRunGpus : r.at("num_gpus"),
+              "bench row");
         // The layout: the row's sizes; dp is what they leave.
         const std::string tp = size(r.at("tp")), pp = size(r.at("pp")), cp = size(r.at("cp")),
                           ep = size(r.at("ep")), vpp = size(r.at("virtual_pp"));
@@ -934,13 +945,15 @@ void cluster_report(const std::string& dir) {
             q.set(Field::Vpp, vpp, "bench row");
         // The global batch, in sequences ("512 seq") or tokens ("16M tok").
         const std::string gb = lower(r.at("global_batch"));
-        if (split && !gb.empty()) {
+        if ((split || hours_only) && !gb.empty()) {
             std::istringstream in(gb);
             std::string number, unit;
             in >> number >> unit;
             try {
                 double seqs = static_cast<double>(parse_param_count(number, "bench row"));
-                if (unit.rfind("tok", 0) == 0) seqs /= std::stod(r.at("seq_len"));
+                // "4M tok" is 2^22 tokens: token batches are powers of two of sequences.
+                if (unit.rfind("tok", 0) == 0)
+                    seqs = std::exp2(std::round(std::log2(seqs / std::stod(r.at("seq_len")))));
                 q.set(Field::GlobalBatch, std::to_string(std::llround(seqs)), "bench row");
             } catch (const InputError&) {
             }
@@ -952,13 +965,14 @@ void cluster_report(const std::string& dir) {
         const bool zero2 = shard.find("not resharded") != std::string::npos;
         const bool fsdp =
             shard.find("fsdp") != std::string::npos || shard.find("zero3") != std::string::npos;
-        q.set(Field::Parallel,
-              split ? (zero2  ? "zero2"
-                       : fsdp ? "fsdp"
-                       : ddp  ? "ddp"
-                              : "zero1")
-                    : (ddp ? "ddp" : "fsdp"),
-              "bench row");
+        if (!hours_only)
+            q.set(Field::Parallel,
+                  split ? (zero2  ? "zero2"
+                           : fsdp ? "fsdp"
+                           : ddp  ? "ddp"
+                                  : "zero1")
+                        : (ddp ? "ddp" : "fsdp"),
+                  "bench row");
         Workload w;
         try {
             w = resolve_workload(q, inputs, embedded::model_presets());
@@ -967,7 +981,7 @@ void cluster_report(const std::string& dir) {
             continue;
         }
         RankOptions o;
-        o.parallel = w.parallel;
+        if (!hours_only) o.parallel = w.parallel;
         o.network = network_of(r.at("network"));
         const Recommendation rec = evaluate_plan(w, *gpu, w.gpus, o);
         const auto rate = rec.performance.train_tokens_per_s;
@@ -979,12 +993,14 @@ void cluster_report(const std::string& dir) {
                         fmt::format("{} {} x {} s{} b{} {} {}{}", r.at("model"), w.gpus, gpu->id,
                                     w.seq, w.batch, layout_label(rec.layout), to_string(w.parallel),
                                     fp8 ? " fp8" : ""),
-                        *measured, *rate / static_cast<double>(w.gpus), fp8, split,
+                        measured.value_or(0.0), *rate / static_cast<double>(w.gpus), fp8, split,
                         static_cast<double>(w.gpus), w.model.arch.is_moe()});
+        outs.back().hours_only = hours_only;
         const auto given = [&](const char* k) {
             try {
-                return r.at(k).empty() ? 0.0
-                                       : static_cast<double>(parse_param_count(r.at(k), "bench row"));
+                return r.at(k).empty()
+                           ? 0.0
+                           : static_cast<double>(parse_param_count(r.at(k), "bench row"));
             } catch (const InputError&) {
                 return 0.0;
             }
@@ -995,7 +1011,7 @@ void cluster_report(const std::string& dir) {
     const auto stats = [&](const char* label, const auto& keep) {
         std::vector<double> err, ratio;
         for (const auto& o : outs)
-            if (keep(o)) {
+            if (!o.hours_only && keep(o)) {
                 err.push_back(std::fabs(o.estimated / o.measured - 1.0));
                 ratio.push_back(o.estimated / o.measured);
             }
@@ -1013,7 +1029,12 @@ void cluster_report(const std::string& dir) {
                  "fabric; tokens/s per GPU compared. TFLOP/s rows are converted on the basis "
                  "their source states (Megatron's eq. 3 with recompute, or 6N + 12 l h s "
                  "for MFU), else skipped.\n\n";
-    std::cout << fmt::format("Rows: {} replayed.\n\n", outs.size());
+    std::cout << fmt::format(
+        "Rows: {} replayed for throughput, {} whole runs for GPU-hours only (layout searched on "
+        "{} GPUs where the source gives no count).\n\n",
+        std::count_if(outs.begin(), outs.end(), [](const Out& o) { return !o.hours_only; }),
+        std::count_if(outs.begin(), outs.end(), [](const Out& o) { return o.hours_only; }),
+        kAssumedRunGpus);
     std::cout << "| rows | n | median error | p90 error | median ratio |\n|---|---|---|---|---|\n";
     stats("all", [](const Out&) { return true; });
     stats("data parallel, FSDP, ZeRO", [](const Out& o) { return !o.split; });
@@ -1025,21 +1046,22 @@ void cluster_report(const std::string& dir) {
     stats("1025-16384 GPUs", [](const Out& o) { return o.gpus > 1024; });
     stats("FP8", [](const Out& o) { return o.fp8; });
     // GPU-hours of whole runs: the published tokens at the estimated rate.
-    std::cout << "\n| GPU-hours of runs with a published size | tokens | published GPU-hours | "
-                 "estimated | ratio |\n|---|---|---|---|---|\n";
+    std::cout << "\n| GPU-hours of runs with a published size | inputs | tokens | published "
+                 "GPU-hours | estimated | ratio |\n|---|---|---|---|---|---|\n";
     std::vector<double> hours_err;
     for (const auto& o : outs)
         if (o.total_tokens > 0 && o.gpu_hours > 0) {
             const double est = o.total_tokens / o.estimated / 3600.0;
             hours_err.push_back(std::fabs(est / o.gpu_hours - 1.0));
-            std::cout << fmt::format("| {} | {:.3g} | {:.4g} | {:.4g} | {:.2f} |\n", o.id,
-                                     o.total_tokens, o.gpu_hours, est, est / o.gpu_hours);
+            std::cout << fmt::format("| {} | {} | {:.3g} | {:.4g} | {:.4g} | {:.2f} |\n", o.id,
+                                     o.inputs, o.total_tokens, o.gpu_hours, est, est / o.gpu_hours);
         }
     if (!hours_err.empty())
         std::cout << fmt::format("\nGPU-hours: {} runs, median error {}, p90 {}.\n",
                                  hours_err.size(), pct(quantile(hours_err, 0.5)),
                                  pct(quantile(hours_err, 0.9)));
     std::cout << "\n";
+    std::erase_if(outs, [](const Out& o) { return o.hours_only; });  // no rate to compare
     std::cout << "| skipped because | rows |\n|---|---|\n";
     for (const auto& [why, n] : skipped) std::cout << fmt::format("| {} | {} |\n", why, n);
     std::cout << "\n| 3D rows | inputs | measured tok/s/GPU | estimated | ratio |\n"

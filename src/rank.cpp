@@ -210,8 +210,9 @@ void apply_layout(Workload& w, const Layout& l, Parallel sharding) {
 }
 
 // Every layout of `count` GPUs (data parallel alone included), timed; the
-// fitting ones first, fastest first (a simpler layout wins a tie), then the
-// misses with the least memory first. Empty when the plan is one node.
+// fitting ones first (comfortable before tight), fastest first (a simpler
+// layout wins a tie), then the misses with the least memory first. Empty
+// when the plan is one node.
 std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std::int64_t count,
                                          const RankOptions& options, std::uint64_t usable) {
     std::vector<LayoutChoice> out;
@@ -225,14 +226,18 @@ std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std:
     const auto consider = [&](const Layout& l, Parallel sharding) {
         Workload t = w;
         apply_layout(t, l, sharding);
-        if (t.global_batch && *t.global_batch % (l.dp * t.batch) != 0) return;
+        // A global batch smaller than one micro-batch per data-parallel rank
+        // cannot be run with this layout.
+        if (t.global_batch && *t.global_batch < l.dp * t.batch) return;
         const MemoryEstimate m = estimate(t);
         const Performance p =
             estimate_performance(t, m, gpu, options.job, std::nullopt, nodes->platform, usable,
                                  network, nodes->per_node);
+        const double need = static_cast<double>(m.per_gpu_bytes);
         out.push_back({l, sharding, t.grad_accum, m.per_gpu_bytes,
                        p.train_tokens_per_s.value_or(0.0) / static_cast<double>(count),
-                       m.per_gpu_bytes <= usable});
+                       m.per_gpu_bytes <= usable,
+                       m.band && need * m.band->second > static_cast<double>(usable)});
     };
     // Without a batch from the user, a layout whose smallest global batch
     // (every data-parallel rank's micro-batch, pp of them per pipeline) is
@@ -248,7 +253,9 @@ std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std:
     const bool any_ok = std::any_of(all.begin(), all.end(), batch_ok);
     for (const Layout& l : all) {
         if (any_ok && !batch_ok(l)) continue;
-        for (const Parallel sharding : {Parallel::Zero1, Parallel::Fsdp}) consider(l, sharding);
+        // Without data parallel there is nothing to shard: one sharding is enough.
+        for (const Parallel sharding : {Parallel::Zero1, Parallel::Fsdp})
+            if (sharding == Parallel::Zero1 || l.dp * l.cp > 1) consider(l, sharding);
     }
     const auto simpler = [](const LayoutChoice& c) {
         return c.layout.tp * c.layout.pp * c.layout.cp * c.layout.ep * c.layout.vpp;
@@ -256,6 +263,8 @@ std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std:
     std::stable_sort(out.begin(), out.end(), [&](const LayoutChoice& a, const LayoutChoice& b) {
         if (a.fits != b.fits) return a.fits;
         if (!a.fits) return a.per_gpu_bytes < b.per_gpu_bytes;
+        // A comfortable fit before one within the estimate's uncertainty, as plans rank.
+        if (a.tight != b.tight) return b.tight;
         if (std::fabs(a.tokens_per_s_per_gpu - b.tokens_per_s_per_gpu) >
             0.01 * std::max(a.tokens_per_s_per_gpu, b.tokens_per_s_per_gpu))
             return a.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu;
@@ -320,6 +329,14 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
             layouts = search_layouts(w, gpu, count, options, usable);
             if (!layouts.empty()) apply_layout(w, layouts.front().layout, layouts.front().sharding);
             if (layouts.size() > kLayoutsKept) layouts.resize(kLayoutsKept);
+        } else if (*options.parallel == Parallel::Tp && !options.platform) {
+            // Tensor parallel over several nodes is tensor parallel inside each
+            // node (its NVLink domain) and data parallel across them.
+            if (const auto nodes = choose_nodes(gpu, count, options.gpus_per_node)) {
+                const Layout l{.tp = nodes->per_node, .dp = nodes->nodes};
+                if (layout_problem(w.model.arch, w.seq, l).empty())
+                    apply_layout(w, l, Parallel::Zero1);
+            }
         }
     }
 

@@ -353,7 +353,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.field("tp", c.layout.tp).field("pp", c.layout.pp).field("dp", c.layout.dp);
         j.field("cp", c.layout.cp).field("ep", c.layout.ep).field("vpp", c.layout.vpp);
         j.field("sharding", to_string(c.sharding)).field("micro_batches", c.micro_batches);
-        j.field("per_gpu_bytes", c.per_gpu_bytes).field("fits", c.fits);
+        j.field("per_gpu_bytes", c.per_gpu_bytes).field("fits", c.fits).field("tight", c.tight);
         j.field("tokens_per_s_per_gpu", rounded_rate(c.tokens_per_s_per_gpu));
         j.end_object();
     }

@@ -86,6 +86,7 @@ struct LayoutChoice {
     std::uint64_t per_gpu_bytes = 0;
     double tokens_per_s_per_gpu = 0;
     bool fits = false;
+    bool tight = false;  // fits, but not at the high end of the memory estimate's range
 };
 
 struct Recommendation {

@@ -295,11 +295,37 @@ int cmd_recommend(Context& ctx) {
     return ctx.emit(out, kExitOk);
 }
 
+// estimate and check with --max-gpus and no --gpus: the smallest count of the
+// card (1, 2, 4, ... up to --max-gpus, the counts ranking tries) whose plan
+// fits, else the largest tried; `w` and `cards` are set to that count.
+Recommendation plan_on(Context& ctx, Workload& w, std::vector<const Gpu*>& cards,
+                       const RankOptions& options) {
+    const auto& most = ctx.request.get(Field::MaxGpus);
+    if (!most || ctx.request.has(Field::Gpus)) return evaluate_box(w, cards, options);
+    if (cards.size() != 1)
+        throw InputError(fmt::format(
+            "{} searches how many of one card a plan needs; --gpu names {} cards: drop {}",
+            most->origin, cards.size(), most->origin));
+    const Gpu* gpu = cards.front();
+    Recommendation rec;
+    for (std::int64_t count = 1; count <= options.max_gpus; count *= 2) {
+        rec = evaluate_plan(w, *gpu, count, options);
+        if (rec.fits) break;
+    }
+    w.gpus = rec.count;
+    w.parallel = rec.strategy;
+    cards.assign(static_cast<std::size_t>(rec.count), gpu);
+    return rec;
+}
+
 int cmd_estimate(Context& ctx) {
     const Workload w = resolve(ctx);
     const MemoryEstimate memory = estimate(w);
     if (!ctx.request.has(Field::Gpu)) {
         job_options(ctx.request);  // validated even without a card to time
+        if (const auto& m = ctx.request.get(Field::MaxGpus))
+            throw InputError(fmt::format(
+                "{} searches how many cards a plan needs: add --gpu to say which card", m->origin));
         if (const auto& e = ctx.request.get(Field::Emit))
             throw InputError(fmt::format("{} {} launches a plan: add --gpu to say on which cards",
                                          e->origin, e->text));
@@ -310,10 +336,10 @@ int cmd_estimate(Context& ctx) {
             kExitOk);
     }
     Workload box = w;
-    const auto cards = target_cards(ctx, box);
+    auto cards = target_cards(ctx, box);
     RankOptions options = rank_options(ctx.request, box);
     if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
-    Recommendation rec = evaluate_box(box, cards, options);
+    Recommendation rec = plan_on(ctx, box, cards, options);
     rec.limits = plan_limits(box, rec, cards, options);
     const auto launch = emit_launch(ctx, box, &rec);
     if (ctx.json())
@@ -334,9 +360,9 @@ int cmd_estimate(Context& ctx) {
 
 int cmd_check(Context& ctx) {
     Workload w = resolve(ctx);
-    const auto cards = target_cards(ctx, w);
+    auto cards = target_cards(ctx, w);
     const RankOptions options = rank_options(ctx.request, w);
-    Recommendation rec = evaluate_box(w, cards, options);
+    Recommendation rec = plan_on(ctx, w, cards, options);
     rec.limits = plan_limits(w, rec, cards, options);
     const int code = rec.fits ? kExitOk : kExitNo;
     // A check that answers no has nothing to launch: the answer stands, --emit is ignored.
@@ -651,6 +677,7 @@ constexpr std::uint16_t kOut = kOutputGroup | kCatalogGroup;
 
 constexpr Field kGpuField[] = {Field::Gpu};
 constexpr Field kEmitField[] = {Field::Emit, Field::Vram};
+constexpr Field kPlanFields[] = {Field::Emit, Field::Vram, Field::MaxGpus};
 constexpr Field kFitFields[] = {Field::RankBy, Field::Top};
 constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
 constexpr Positional kCompareArgs[] = {
@@ -675,7 +702,7 @@ const Command kCommands[] = {
     {"estimate",
      "Print only the memory requirement (and, with --gpu, the speed on that card)",
      kWork | kOut | kGpuGroup,
-     kEmitField,
+     kPlanFields,
      {},
      {},
      false,
@@ -683,7 +710,7 @@ const Command kCommands[] = {
     {"check",
      "Does the workload fit this GPU? Exit 0 yes, 1 no, 2 bad input",
      kWork | kOut | kGpuGroup,
-     kEmitField,
+     kPlanFields,
      kGpuField,
      {},
      false,

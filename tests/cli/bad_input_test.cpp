@@ -215,6 +215,9 @@ std::vector<Case> cases() {
          "--tp 8 is more than --gpus-per-node 4"},
         {{m, "llama-3.1-70b", "--method", "full", "--gpus-per-node", "0"}, "--gpus-per-node '0'"},
         {{m, "llama-3.1-70b", "--tp", "2"}, "--tp"},
+        {{"estimate", m, "8B", "--max-gpus", "8"}, "--max-gpus searches how many cards"},
+        {{"check", m, "8B", "--gpu", "rtx-3090,rtx-3060-12gb", "--max-gpus", "8"},
+         "--gpu names 2 cards"},
         // --pue (issue 16)
         {{m, "8B", "--pue", "0.9"}, "--pue '0.9'"},
         {{m, "8B", "--pue", "nan"}, "--pue 'nan'"},

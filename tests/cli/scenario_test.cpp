@@ -659,6 +659,29 @@ TEST_CASE(
     CHECK(mem.at("weights_bytes").get<double>() == Approx(70.6e9 * 2 / 32).epsilon(0.15));
 }
 
+TEST_CASE("scenario: check and estimate with --max-gpus search the count of the card") {
+    const std::vector<std::string> w{"--model", "llama-3.1-70b", "--method",
+                                     "full",    "--gpu",         "h100-sxm5"};
+    auto many = w, few = w;
+    many.insert(many.begin(), "check");
+    many.insert(many.end(), {"--max-gpus", "64", "--json"});
+    few.insert(few.begin(), "check");
+    few.insert(few.end(), {"--max-gpus", "8"});
+    const ProcessResult yes = run_gpuadvise(many);
+    CHECK(yes.exit_code == 0);
+    const auto doc = json::parse(yes.out);
+    const int count = doc.at("check").at("count");
+    CHECK(count >= 16);  // 70B with AdamW does not fit 8 x 80 GB
+    CHECK(count <= 64);
+    CHECK(doc.at("check").at("fits") == true);
+    CHECK(run_gpuadvise(few).exit_code == 1);
+    // The smallest count that fits: half of it does not.
+    auto half = w;
+    half.insert(half.begin(), "check");
+    half.insert(half.end(), {"--gpus", std::to_string(count / 2)});
+    CHECK(run_gpuadvise(half).exit_code == 1);
+}
+
 TEST_CASE(
     "scenario: Llama 3.1 405B on 16,384 H100 gives GPU-hours comparable with Meta's published "
     "30.84M") {
