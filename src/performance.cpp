@@ -209,9 +209,12 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq),
                  h = static_cast<double>(a.hidden), m = static_cast<double>(w.grad_accum);
     const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
-    const bool spans_nodes = network && per_node > 0 && w.gpus > per_node;
-    const PlanLinks intra = spans_nodes ? plan_links(gpu, per_node, host) : links;
-    const double node = spans_nodes ? static_cast<double>(per_node) : 1e300;
+    // A group is inside the NVLink domain when its span fits a node or the
+    // GPU link's switched domain (an NVL72 rack spans 18 trays of 4).
+    const std::int64_t domain = std::max(per_node, gpu.switch_domain());
+    const bool spans_nodes = network && per_node > 0 && w.gpus > domain;
+    const PlanLinks intra = spans_nodes ? plan_links(gpu, domain, host) : links;
+    const double node = spans_nodes ? static_cast<double>(domain) : 1e300;
     const auto link = [&](double stride, double size) -> const PlanLinks& {
         return stride * size > node ? links : intra;
     };
@@ -395,8 +398,9 @@ std::optional<double> compute_tflops(const Gpu& gpu, const Workload& w) {
 
 PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform,
                      const Network* network, std::int64_t per_node) {
-    if (network && per_node > 0 && count > per_node) {
-        // Collectives run at the slowest hop: the fabric between nodes.
+    if (network && per_node > 0 && count > per_node && count > gpu.switch_domain()) {
+        // Collectives run at the slowest hop: the fabric between nodes (unless
+        // the GPU link's switches join every node of the plan, as in an NVL72 rack).
         PlanLinks l = plan_links(gpu, per_node, platform);
         l.gbps = std::min(l.gbps, network->per_gpu_gbps);
         l.latency_s = std::max(l.latency_s, kPcieLatency);

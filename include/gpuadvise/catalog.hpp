@@ -163,6 +163,11 @@ struct Gpu {
     std::string_view notes;
 
     bool has_fast_link() const { return link.type != LinkType::None; }
+    // GPUs one switched GPU link joins (an NVL72 rack: 72, beyond the 4 of a
+    // compute tray); 1 when the card has no switched link.
+    std::int64_t switch_domain() const {
+        return has_fast_link() && link.topology == LinkTopology::Switch ? link.max_gpus : 1;
+    }
     bool is_module() const { return form == FormFactor::Module; }
     bool shares_host_memory() const { return form == FormFactor::Soc; }
     bool is_apple() const { return vendor == Vendor::Apple; }
