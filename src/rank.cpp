@@ -220,9 +220,12 @@ std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std:
     const std::optional<NodeLayout> nodes = choose_nodes(gpu, count, options.gpus_per_node);
     if (!nodes) return out;
     const Network* network = options.network ? options.network : &default_network();
-    const std::int64_t domain = gpu.has_fast_link()
-                                    ? std::min<std::int64_t>(nodes->per_node, gpu.link.max_gpus)
-                                    : nodes->per_node;
+    // The NVLink domain tensor parallel stays in: the node's linked cards, or
+    // the switched link's reach when it joins nodes (an NVL72 rack).
+    const std::int64_t domain =
+        gpu.has_fast_link() ? std::max(std::min<std::int64_t>(nodes->per_node, gpu.link.max_gpus),
+                                       gpu.switch_domain())
+                            : nodes->per_node;
     const auto consider = [&](const Layout& l, Parallel sharding) {
         Workload t = w;
         apply_layout(t, l, sharding);
