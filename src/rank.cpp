@@ -896,6 +896,15 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     o.parallel = rec.count > 1 ? std::optional<Parallel>(rec.strategy) : std::nullopt;
     // An offloaded plan keeps its layer split; only the context and batch move.
     if (rec.offload) o.offload = {OffloadKind::Layers, rec.offload->ngl()};
+    // So does a training plan's layout, with its micro-batches per step.
+    Workload plan = base;
+    const Layout& l = rec.layout;
+    if (rec.micro_batch > 0 && l.splits_model()) {
+        plan.layout_request = {l.tp, l.pp, l.cp, l.ep, l.vpp};
+        plan.grad_accum = rec.micro_batches;
+        plan.grad_accum_given = true;
+        plan.global_batch.reset();
+    }
     const auto fits = [&](const Workload& w) {
         try {
             const Recommendation r = evaluate_box(w, cards, o, false);
@@ -934,9 +943,12 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     const std::int64_t trained = base.model.arch.max_position;
     const std::int64_t cap = trained > 0 ? trained : kMaxLimitTokens;
     const auto with_context = [&](std::int64_t ctx) {
-        Workload w = base;
+        Workload w = plan;
         if (w.trains()) {
-            w.seq = ctx;
+            // Context parallel splits a sequence into 2 x cp equal chunks.
+            const std::int64_t chunks =
+                2 * std::max<std::int64_t>(plan.layout_request.cp.value_or(1), 1);
+            w.seq = chunks > 2 ? std::max(ctx - ctx % chunks, chunks) : ctx;
         } else {
             w.gen = std::min(base.gen, std::max<std::int64_t>(ctx - 1, 0));
             w.prompt = ctx - w.gen;
@@ -947,9 +959,12 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     const std::int64_t floor = base.trains() ? 1 : base.gen + 1;
     out.max_context_tokens =
         largest(floor, cap, [&](std::int64_t ctx) { return fits(with_context(ctx)); });
+    if (const std::int64_t chunks = 2 * plan.layout_request.cp.value_or(1);
+        base.trains() && chunks > 2 && out.max_context_tokens >= chunks)
+        out.max_context_tokens -= out.max_context_tokens % chunks;
     out.context_capped_by_model = trained > 0 && out.max_context_tokens == trained;
     out.max_batch = largest(1, kMaxLimitBatch, [&](std::int64_t b) {
-        Workload w = base;
+        Workload w = plan;
         w.batch = b;
         return fits(w);
     });
