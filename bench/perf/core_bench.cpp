@@ -158,6 +158,26 @@ void BM_EvaluatePlan(benchmark::State& state) {
 }
 BENCHMARK(BM_EvaluatePlan)->Unit(benchmark::kNanosecond);
 
+// A multi-node training plan: the layout search (every tp x cp x pp x dp x
+// vpp split with ZeRO-1 and FSDP, each estimated and timed) on 64 and 16,384
+// H100, for Llama 3.1 70B and 405B.
+void BM_EvaluatePlanLayoutSearch(benchmark::State& state) {
+    const std::int64_t count = state.range(0);
+    Request r;
+    r.set(Field::Model, count > 1024 ? "llama-3.1-405b" : "llama-3.1-70b", "bench");
+    r.set(Field::Method, "full", "bench");
+    r.set(Field::Seq, "8192", "bench");
+    r.set(Field::Batch, "1", "bench");
+    const Workload w = resolve_workload(r, {}, embedded::model_presets());
+    const Gpu& gpu = resolve_gpu(embedded::catalog(), "h100-sxm5");
+    const RankOptions options;
+    for (auto _ : state) {
+        Recommendation rec = evaluate_plan(w, gpu, count, options);
+        benchmark::DoNotOptimize(rec);
+    }
+}
+BENCHMARK(BM_EvaluatePlanLayoutSearch)->Unit(benchmark::kMicrosecond)->Arg(64)->Arg(16384);
+
 // Printing: the table and the JSON document of `gpuadvise --model 8B --method qlora [--json]`.
 void BM_ReportText(benchmark::State& state) {
     const Workload& w = workload_8b_qlora();

@@ -704,9 +704,9 @@ TEST_CASE(
     CHECK(limits.at("max_context_tokens").get<int>() >= 8192);
     CHECK(limits.at("max_batch").get<int>() >= 1);
     // With context parallel, the longest context splits into 2 x cp equal chunks.
-    const auto cp = run_json({"estimate", "--model", "llama-3.1-70b", "--method", "full", "--gpu",
-                              "h100-sxm5", "--gpus", "64", "--tp", "8", "--cp", "2", "--seq",
-                              "16384", "--batch", "1"});
+    const auto cp =
+        run_json({"estimate", "--model", "llama-3.1-70b", "--method", "full", "--gpu", "h100-sxm5",
+                  "--gpus", "64", "--tp", "8", "--cp", "2", "--seq", "16384", "--batch", "1"});
     const int longest = cp.at("plan").at("limits").at("max_context_tokens");
     CHECK(longest >= 16384);
     CHECK(longest % 4 == 0);
