@@ -1064,28 +1064,29 @@ void cluster_report(const std::string& dir) {
     std::erase_if(outs, [](const Out& o) { return o.hours_only; });  // no rate to compare
     std::cout << "| skipped because | rows |\n|---|---|\n";
     for (const auto& [why, n] : skipped) std::cout << fmt::format("| {} | {} |\n", why, n);
-    std::cout << "\n| 3D rows | inputs | measured tok/s/GPU | estimated | ratio |\n"
-                 "|---|---|---|---|---|\n";
-    for (const auto& o : outs)
-        if (o.split)
-            std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", o.id, o.inputs,
-                                     o.measured, o.estimated, o.estimated / o.measured);
-    std::cout << "\n| FP8 rows | inputs | measured tok/s/GPU | estimated | ratio |\n"
-                 "|---|---|---|---|---|\n";
-    for (const auto& o : outs)
-        if (o.fp8)
-            std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", o.id, o.inputs,
-                                     o.measured, o.estimated, o.estimated / o.measured);
-    std::sort(outs.begin(), outs.end(), [](const Out& a, const Out& b) {
-        return std::fabs(std::log(a.estimated / a.measured)) >
-               std::fabs(std::log(b.estimated / b.measured));
+    const auto table = [](const char* title, const auto& list) {
+        std::cout << fmt::format(
+            "\n| {} | inputs | measured tok/s/GPU | estimated | ratio |\n|---|---|---|---|---|\n",
+            title);
+        for (const Out* o : list)
+            std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", o->id, o->inputs,
+                                     o->measured, o->estimated, o->estimated / o->measured);
+    };
+    const auto rows_where = [&](const auto& keep) {
+        std::vector<const Out*> list;
+        for (const auto& o : outs)
+            if (keep(o)) list.push_back(&o);
+        return list;
+    };
+    table("3D rows", rows_where([](const Out& o) { return o.split; }));
+    table("FP8 rows", rows_where([](const Out& o) { return o.fp8; }));
+    std::vector<const Out*> worst = rows_where([](const Out&) { return true; });
+    std::sort(worst.begin(), worst.end(), [](const Out* a, const Out* b) {
+        return std::fabs(std::log(a->estimated / a->measured)) >
+               std::fabs(std::log(b->estimated / b->measured));
     });
-    std::cout << "\n| worst rows | inputs | measured tok/s/GPU | estimated | ratio |\n"
-                 "|---|---|---|---|---|\n";
-    for (std::size_t i = 0; i < outs.size() && i < 5; ++i)
-        std::cout << fmt::format("| {} | {} | {:.0f} | {:.0f} | {:.2f} |\n", outs[i].id,
-                                 outs[i].inputs, outs[i].measured, outs[i].estimated,
-                                 outs[i].estimated / outs[i].measured);
+    if (worst.size() > 5) worst.resize(5);
+    table("worst rows", worst);
 }
 
 // FP8 over bf16 on the same job (bench/data/fp8_speedup.csv): pairs of
