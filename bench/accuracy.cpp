@@ -1045,6 +1045,15 @@ void cluster_report(const std::string& dir) {
     stats("65-1024 GPUs", [](const Out& o) { return o.gpus > 64 && o.gpus <= 1024; });
     stats("1025-16384 GPUs", [](const Out& o) { return o.gpus > 1024; });
     stats("FP8", [](const Out& o) { return o.fp8; });
+    // By source (the id's prefix: one paper or one engine's performance table).
+    std::map<std::string, int> sources;
+    for (const auto& o : outs)
+        if (!o.hours_only) ++sources[o.id.substr(0, o.id.find('-'))];
+    for (const auto& [source, n] : sources) {
+        const std::string label = "source " + source;
+        stats(label.c_str(),
+              [&](const Out& o) { return o.id.substr(0, o.id.find('-')) == source; });
+    }
     // GPU-hours of whole runs: the published tokens at the estimated rate.
     std::cout << "\n| GPU-hours of runs with a published size | inputs | tokens | published "
                  "GPU-hours | estimated | ratio |\n|---|---|---|---|---|---|\n";
