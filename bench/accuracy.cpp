@@ -13,6 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "csv.hpp"
@@ -1046,10 +1047,10 @@ void cluster_report(const std::string& dir) {
     stats("1025-16384 GPUs", [](const Out& o) { return o.gpus > 1024; });
     stats("FP8", [](const Out& o) { return o.fp8; });
     // By source (the id's prefix: one paper or one engine's performance table).
-    std::map<std::string, int> sources;
+    std::set<std::string> sources;
     for (const auto& o : outs)
-        if (!o.hours_only) ++sources[o.id.substr(0, o.id.find('-'))];
-    for (const auto& [source, n] : sources) {
+        if (!o.hours_only) sources.insert(o.id.substr(0, o.id.find('-')));
+    for (const std::string& source : sources) {
         const std::string label = "source " + source;
         stats(label.c_str(),
               [&](const Out& o) { return o.id.substr(0, o.id.find('-')) == source; });
