@@ -137,13 +137,9 @@ Layout requested_layout(const Architecture& a, std::int64_t seq, std::int64_t co
 double routed_expert_share(const Architecture& a) {
     if (!a.is_moe()) return 0.0;
     const ParamCounts counts = count_params(a);
-    const double per_expert = (a.mlp == MlpKind::Gated ? 3.0 : 2.0) *
-                              static_cast<double>(a.hidden) *
-                              static_cast<double>(a.moe_intermediate);
-    const double routed =
-        static_cast<double>(std::max<std::int64_t>(a.layers - a.dense_layers, 0)) *
-        static_cast<double>(a.experts) * per_expert;
-    return counts.total() > 0 ? std::min(routed / static_cast<double>(counts.total()), 1.0) : 0.0;
+    return counts.total() > 0
+               ? static_cast<double>(counts.routed_experts) / static_cast<double>(counts.total())
+               : 0.0;
 }
 
 std::int64_t stage_layers(const Architecture& a, const Layout& l) {

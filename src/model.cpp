@@ -97,6 +97,11 @@ ParamCounts count_params(const Architecture& a) {
     add(attention_params(a, false), u(a.layers));
     add(mlp_params(a, false), u(a.layers) - moe_layers);
     add(mlp_params(a, true), moe_layers);
+    if (a.is_moe()) {
+        const u64 expert = mlp_linear(a, a.moe_intermediate) * moe_layers;
+        c.routed_experts = u(a.experts) * expert;
+        c.routed_active = u(a.experts_per_token) * expert;
+    }
     c.other += layer_norms * u(a.layers) + norm_params(a);  // + final norm
     if (a.encoder_decoder) {
         // Decoder stack: self-attention, cross-attention, MLP, three norms.

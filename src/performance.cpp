@@ -183,6 +183,14 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     return gemm8 + casts - gemm16;
 }
 
+// Seconds to move `bytes` per rank through an all-reduce over `ranks` on
+// `k`: a ring moves 2 (n-1)/n of them in 2 (n-1) steps (the alpha-beta model;
+// an all-gather or a reduce-scatter is half of it).
+double all_reduce_seconds(const PlanLinks& k, double ranks, double bytes) {
+    if (ranks <= 1) return 0.0;
+    return 2.0 * (ranks - 1.0) / ranks * bytes / (k.gbps * 1e9) + 2.0 * (ranks - 1.0) * k.latency_s;
+}
+
 // A layout that splits the model (tensor, context, pipeline, expert
 // parallel), timed as Megatron-LM runs it (docs/performance-model.md, "3D
 // layouts"). Ranks are ordered tp, cp, ep-in-dp, dp, pp from the fastest
@@ -218,14 +226,6 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     const auto link = [&](double stride, double size) -> const PlanLinks& {
         return stride * size > node ? links : intra;
     };
-    // Seconds to move `bytes` per rank through a collective over `k`: an
-    // all-reduce moves 2 (n-1)/n of them in 2 (n-1) steps, an all-gather or a
-    // reduce-scatter half that.
-    const auto all_reduce = [](const PlanLinks& k, double ranks, double bytes) {
-        if (ranks <= 1) return 0.0;
-        return 2.0 * (ranks - 1.0) / ranks * bytes / (k.gbps * 1e9) +
-               2.0 * (ranks - 1.0) * k.latency_s;
-    };
     // The most loaded stage's share of the model's compute on one GPU: its
     // layers, and on the last stage the output layer (vocab x hidden per
     // token, a layer's worth or more for large vocabularies), which an even
@@ -244,7 +244,7 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     // --tp-comm-overlap is set.
     if (l.tp > 1) {
         const double passes = 4.0 + (w.ckpt_mode == CkptMode::Full ? 2.0 : 0.0);
-        micro += stage * passes * all_reduce(link(1, tp), tp, b * s / cp * h * act);
+        micro += stage * passes * all_reduce_seconds(link(1, tp), tp, b * s / cp * h * act);
     }
     // Context parallel (ring attention): each rank's K and V travel round the
     // cp ranks in forward, and K, V and their gradients in backward, while
@@ -288,9 +288,9 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
                              (1.0 - experts + experts / ep) * 2.0;
         const bool fsdp = w.parallel == Parallel::Fsdp || w.parallel == Parallel::Zero3;
         if (fsdp)
-            step += m * 1.5 * all_reduce(k, ranks, local) * (1.0 - kCommOverlap);
+            step += m * 1.5 * all_reduce_seconds(k, ranks, local) * (1.0 - kCommOverlap);
         else
-            step += all_reduce(k, ranks, local) * (1.0 - kCommOverlap);
+            step += all_reduce_seconds(k, ranks, local) * (1.0 - kCommOverlap);
     }
     return {micro, step, dp * m * b * s};
 }
@@ -635,11 +635,9 @@ void vision_performance(Performance& perf, const Workload& w, const VisionModel&
     double step = std::max(
         b * per_image, static_cast<double>(v.depth) * kEagerLayerSeconds * (training ? 3.0 : 1.0));
     if (training && w.gpus > 1) {
-        const double n = static_cast<double>(w.gpus);
         const double grads = static_cast<double>(w.model.params) * 4.0;
-        const double comm =
-            2.0 * (n - 1.0) / n * grads / (links.gbps * 1e9) + 2.0 * (n - 1.0) * links.latency_s;
-        step += comm * (1.0 - kCommOverlap);
+        step +=
+            all_reduce_seconds(links, static_cast<double>(w.gpus), grads) * (1.0 - kCommOverlap);
     }
     if (training) {
         perf.micro_step_seconds = step;
@@ -753,11 +751,12 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         // a few tokens each: they run at the efficiency of that width, not the
         // model's (the same width law, applied to the narrower matrix).
         if (a.is_moe() && a.moe_intermediate > 0 && a.moe_intermediate < a.hidden) {
-            const double expert_params = static_cast<double>(a.layers - a.dense_layers) *
-                                         static_cast<double>(a.experts_per_token) *
-                                         (a.mlp == MlpKind::Gated ? 3.0 : 2.0) * h *
-                                         static_cast<double>(a.moe_intermediate);
-            const double expert_flops = per_token * std::min(expert_params / active, 1.0) *
+            const ParamCounts counts = count_params(a);
+            const double expert_share = counts.active() > 0
+                                            ? static_cast<double>(counts.routed_active) /
+                                                  static_cast<double>(counts.active())
+                                            : 0.0;
+            const double expert_flops = per_token * std::min(expert_share, 1.0) *
                                         (per_token - 12.0 * layers * h * s) / per_token;
             const double narrow = *tflops * 1e12 * training_mfu(a.moe_intermediate) * platform;
             compute_seconds += tokens * expert_flops * (1.0 / narrow - 1.0 / flops_rate);

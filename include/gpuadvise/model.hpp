@@ -87,6 +87,10 @@ struct ParamCounts {
     std::uint64_t block_linear = 0;   // every linear weight of every block (all experts)
     std::uint64_t active_linear = 0;  // block linear weights one token touches
     std::uint64_t other = 0;          // norms, biases, routers, extras
+    // Of block_linear: every routed expert's weights (what expert parallel
+    // splits); of active_linear: the routed experts one token passes.
+    std::uint64_t routed_experts = 0;
+    std::uint64_t routed_active = 0;
     std::uint64_t total() const { return embedding + lm_head + block_linear + other; }
     std::uint64_t active() const { return embedding + lm_head + active_linear + other; }
 };
