@@ -30,6 +30,16 @@ bool Engine::loads(QuantFamily f, SoftwarePlatform p) const {
            std::find(b->formats.begin(), b->formats.end(), f) != b->formats.end();
 }
 
+const ServeFlag* ServeTemplate::flag(ServeRole role) const {
+    for (const ServeFlag& f : flags)
+        if (f.role == role) return &f;
+    return nullptr;
+}
+
+bool ServeTemplate::loads_from(ModelSource s) const {
+    return std::find(loads.begin(), loads.end(), s) != loads.end();
+}
+
 std::span<const Engine> engines() {
     return embedded::engines();
 }
@@ -109,7 +119,76 @@ namespace {
 struct EngineStorage : json::Storage {
     std::deque<std::vector<EngineBackend>> backends;
     std::deque<std::vector<QuantFamily>> formats;
+    std::deque<std::vector<ServeFlag>> flags;
+    std::deque<std::vector<ModelSource>> sources;
+    std::deque<std::vector<SoftwarePlatform>> platforms;
 };
+
+// A value flag holds "{}" once in its arguments; a switch holds none.
+bool takes_value(ServeRole r) {
+    switch (r) {
+        case ServeRole::RowSplit:
+        case ServeRole::KvFp8:
+        case ServeRole::Fp8Weights:
+        case ServeRole::BnbWeights:
+            return false;
+        default:
+            return true;
+    }
+}
+
+ServeTemplate parse_serve(const json::Value& v, std::string_view source, const json::Path& path,
+                          EngineStorage& storage) {
+    json::ObjectReader r(v, source, &path);
+    ServeTemplate t;
+    t.program = storage.keep(r.strings("program"));
+    if (t.program.empty()) r.fail("program", "must name the program and its subcommand");
+    t.model_flag = r.str_or("model_flag", "");
+    std::vector<ModelSource> loads;
+    for (const auto l : r.strings("loads"))
+        loads.push_back(kModelSources.parse(l, fmt::format("{}: {}/loads", source, path.str())));
+    if (loads.empty()) r.fail("loads", "must say what the server loads: hub, folder, gguf");
+    storage.sources.push_back(std::move(loads));
+    t.loads = storage.sources.back();
+    std::vector<SoftwarePlatform> platforms;
+    for (const auto p : r.strings("platforms"))
+        platforms.push_back(
+            kPlatforms.parse(p, fmt::format("{}: {}/platforms", source, path.str())));
+    storage.platforms.push_back(std::move(platforms));
+    t.platforms = storage.platforms.back();
+    t.modelfile = r.opt_bool("modelfile").value_or(false);
+    std::vector<ServeFlag> flags;
+    if (const auto list = r.get("flags"); list && list->is_array()) {
+        const json::Path fpath{&path, "flags"};
+        std::size_t k = 0;
+        for (const json::Value item : list->items()) {
+            const json::Path ip{&fpath, {}, k++, true};
+            json::ObjectReader fr(item, source, &ip);
+            ServeFlag f;
+            f.role =
+                kServeRoles.parse(fr.str("role"), fmt::format("{}: {}/role", source, ip.str()));
+            f.args = storage.keep(fr.strings("args"));
+            const auto holes = static_cast<std::size_t>(
+                std::count(f.args.begin(), f.args.end(), std::string_view("{}")));
+            if (f.args.empty()) fr.fail("args", "must give the flag's arguments");
+            if (takes_value(f.role) && holes == 0)
+                fr.fail("args", "must hold \"{}\" where the value goes");
+            if (!takes_value(f.role) && holes > 0)
+                fr.fail("args", "is a switch: it takes no \"{}\"");
+            for (const ServeFlag& other : flags)
+                if (other.role == f.role) fr.fail("role", "appears twice");
+            fr.finish();
+            flags.push_back(f);
+        }
+    } else if (r.get("flags")) {
+        r.fail("flags", "must be an array");
+    }
+    storage.flags.push_back(std::move(flags));
+    t.flags = storage.flags.back();
+    t.source = r.str("source");
+    r.finish();
+    return t;
+}
 
 }  // namespace
 
@@ -197,11 +276,26 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
         }
         storage->backends.push_back(std::move(backends));
         e.backends = storage->backends.back();
+        if (const auto sv = r.get("serve"))
+            e.serve = parse_serve(*sv, source, json::Path{&path, "serve"}, *storage);
+        e.serve_with = r.str_or("serve_with", "");
+        if (e.serve && !e.serve_with.empty())
+            r.fail("serve_with", "an engine with its own serve template uses no other's");
         e.source = r.str("source");
         r.finish();
         for (const Engine& other : out.rows)
             if (other.id == e.id) r.fail("id", fmt::format("{} appears twice", quote(e.id)));
         out.rows.push_back(e);
+    }
+    for (const Engine& e : out.rows) {
+        if (e.serve_with.empty()) continue;
+        const auto other = std::find_if(out.rows.begin(), out.rows.end(),
+                                        [&](const Engine& o) { return o.id == e.serve_with; });
+        if (other == out.rows.end() || !other->serve)
+            throw InputError(
+                fmt::format("{}: engine {}: serve_with {} names no engine with a serve "
+                            "template",
+                            source, quote(e.id), quote(e.serve_with)));
     }
     storage->strings = std::move(doc).take_strings();
     out.storage = std::move(storage);

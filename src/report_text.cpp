@@ -612,7 +612,9 @@ std::string launch_text(const Launch& l, std::string_view title, Format format,
                   : fmt::format("# {}\n{}\n", l.config_name, l.config);
     }
     out += md ? fmt::format("```sh\n{}\n```\n", l.command) : l.command + "\n";
-    for (const auto& n : l.notes) out += fmt::format("{}note: {}\n", md ? "- " : "  ", n);
+    // The command and the config are printed as they are: their quoting
+    // (quoting.hpp) keeps them plain text. Notes are prose with names in them.
+    for (const auto& n : l.notes) out += fmt::format("{}note: {}\n", md ? "- " : "  ", sanitize(n));
     return out;
 }
 

@@ -128,6 +128,7 @@ class Resolver {
                                              name.from(), sanitize(in_.model_file->source, 120)));
             const ModelFile& f = *in_.model_file;
             m.name = sanitize(f.source, 200);
+            m.path = f.path;
             m.origin = f.format;
             if (f.arch)
                 m.arch = *f.arch;

@@ -56,6 +56,74 @@ struct EngineBackend {
     std::string_view source;
 };
 
+// What one flag of a serving command sets (data/engines.json "serve.flags").
+enum class ServeRole : std::uint8_t {
+    TensorParallel,    // GPUs a tensor-parallel plan splits each layer over
+    PipelineParallel,  // stages of a pipeline plan
+    Context,           // tokens of one sequence (prompt + generated)
+    TotalContext,      // tokens of every slot together (llama-server's -c is shared by -np slots)
+    Sequences,         // concurrent sequences (the plan's batch)
+    MemoryFraction,    // share of each card the engine reserves
+    KvFreeFraction,    // share of the memory left after the weights the KV pool takes
+    Dtype,             // compute dtype (bfloat16, float16, float32)
+    GpuLayers,         // layers on the GPUs
+    HostExpertLayers,  // layers whose routed experts stay in host memory
+    LayerSplit,        // a mixed box: layers per card, comma-separated
+    RowSplit,          // tensor parallel by rows (a switch)
+    KvFp8,             // an FP8 KV cache (a switch)
+    KvQuant,           // a quantised KV cache; {} is its type (q8_0, q4_0)
+    Fp8Weights,        // an FP8 checkpoint (a switch)
+    BnbWeights,        // bitsandbytes weights (a switch)
+    MaxTokens          // tokens generated per request
+};
+inline constexpr auto kServeRoles =
+    make_enum_table<ServeRole>({{ServeRole::TensorParallel, "tensor-parallel"},
+                                {ServeRole::PipelineParallel, "pipeline-parallel"},
+                                {ServeRole::Context, "context"},
+                                {ServeRole::TotalContext, "total-context"},
+                                {ServeRole::Sequences, "sequences"},
+                                {ServeRole::MemoryFraction, "memory-fraction"},
+                                {ServeRole::KvFreeFraction, "kv-free-fraction"},
+                                {ServeRole::Dtype, "dtype"},
+                                {ServeRole::GpuLayers, "gpu-layers"},
+                                {ServeRole::HostExpertLayers, "host-expert-layers"},
+                                {ServeRole::LayerSplit, "layer-split"},
+                                {ServeRole::RowSplit, "row-split"},
+                                {ServeRole::KvFp8, "kv-fp8"},
+                                {ServeRole::KvQuant, "kv-quant"},
+                                {ServeRole::Fp8Weights, "fp8-weights"},
+                                {ServeRole::BnbWeights, "bnb-weights"},
+                                {ServeRole::MaxTokens, "max-tokens"}});
+
+// What a serving command can be pointed at: a Hugging Face repository id, a
+// local folder of safetensors weights with its config.json, a GGUF file.
+enum class ModelSource : std::uint8_t { Hub, Folder, Gguf };
+inline constexpr auto kModelSources = make_enum_table<ModelSource>(
+    {{ModelSource::Hub, "hub"}, {ModelSource::Folder, "folder"}, {ModelSource::Gguf, "gguf"}});
+
+// One flag: its arguments, where "{}" stands for the value (none: a switch).
+struct ServeFlag {
+    ServeRole role = ServeRole::Context;
+    std::span<const std::string_view> args;
+};
+
+// How `--emit` starts the engine as a server: the program, how it takes the
+// model, what it loads, where the program runs, and each flag's spelling.
+struct ServeTemplate {
+    std::span<const std::string_view> program;  // {"vllm", "serve"}
+    std::string_view model_flag;                // "" = the model is the first argument
+    std::span<const ModelSource> loads;
+    // The platforms the program runs on; empty = every backend of the engine.
+    std::span<const SoftwarePlatform> platforms;
+    std::span<const ServeFlag> flags;
+    // Ollama: the model is imported with a Modelfile, not passed as an argument.
+    bool modelfile = false;
+    std::string_view source;
+
+    const ServeFlag* flag(ServeRole role) const;
+    bool loads_from(ModelSource s) const;
+};
+
 struct Engine {
     std::string_view id;
     std::string_view name;
@@ -80,6 +148,10 @@ struct Engine {
     // whole prompt at once (transformers), or not known.
     std::int64_t prefill_chunk = 0;
     std::string_view prefill_chunk_source;
+    // How --emit starts it (serving engines); `serve_with` names the engine
+    // whose template it uses instead (LM Studio runs llama.cpp's server).
+    std::optional<ServeTemplate> serve;
+    std::string_view serve_with;
 
     const EngineBackend* backend(SoftwarePlatform p) const;
     bool loads(QuantFamily f) const;

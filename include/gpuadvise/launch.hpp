@@ -3,8 +3,10 @@
 // numbers the plan was judged on (cards, strategy, context, batch, memory
 // share). Each template's flags and their sources are in docs/launch.md.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuadvise/enum_table.hpp"
@@ -52,20 +54,50 @@ inline constexpr auto kLaunchKinds = make_enum_table<LaunchKind>({
     {LaunchKind::Nemo, "nemo"},
 });
 
+// One word of a command line. `expands` marks our own text that refers to
+// a shell variable the user sets ("$MASTER_ADDR:29500"): it is written in
+// double quotes so the shell expands it; every other word is quoted as a
+// literal (quoting.hpp), whatever bytes it holds.
+struct Word {
+    std::string text;
+    bool expands = false;
+};
+
+// One command: environment assignments, then the program and its
+// arguments, each one argument; `then` joins it to the next command ("&&",
+// "&"; "" for the last).
+struct ShellCommand {
+    std::vector<std::pair<std::string, std::string>> env;
+    std::vector<Word> argv;
+    std::string_view then;
+};
+
+// The file format of a launch's config, for the reader that parses it back.
+enum class ConfigFormat : std::uint8_t { None, Yaml, Toml, Json, Modelfile, Shell, Python };
+
 struct Launch {
     LaunchKind kind = LaunchKind::Auto;
-    std::string_view tool;           // "vllm serve", "accelerate launch"
-    std::string command;             // the shell command line
-    std::string config;              // a config file's text, when the tool takes one
-    std::string config_name;         // its file name ("ds_config.json"); "" when none
+    std::string tool;                    // "vllm serve", "accelerate launch"
+    std::vector<ShellCommand> commands;  // what `command` says, one argument per word
+    std::string command;                 // the shell command line, quoted (render_commands)
+    std::string config;                  // a config file's text, when the tool takes one
+    std::string config_name;             // its file name ("ds_config.json"); "" when none
+    ConfigFormat config_format = ConfigFormat::None;
     std::vector<std::string> notes;  // what the user must fill in or check
 };
+
+// The command line a POSIX shell splits back into `commands`: each word
+// quoted by shell_word (or in double quotes when it expands), each
+// assignment NAME=value, the commands joined by their `then`.
+std::string render_commands(std::span<const ShellCommand> commands);
 
 // The launch for `rec` (a plan of `w`). `Auto` picks the plan's engine for
 // inference and accelerate (full fine-tune) or axolotl (LoRA, QLoRA) for
 // training. Throws InputError naming `what` when `kind` cannot run the plan
-// (vllm for a training job, axolotl for inference, an engine the plan's
-// card does not run).
+// (vllm for a training job, axolotl for inference, a server whose program
+// does not run on the plan's card or does not load the model's files), or
+// when the model's path holds bytes the config's format cannot (a path that
+// is not UTF-8 in a YAML file).
 Launch make_launch(const Workload& w, const Recommendation& rec, LaunchKind kind,
                    std::string_view what);
 

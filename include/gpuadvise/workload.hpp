@@ -186,7 +186,10 @@ double kv_dtype_bytes(KvDtype k);
 // A model read from files on disk (GGUF, safetensors, a Hugging Face folder):
 // exact parameter count and weight bytes, and the shape when the files give it.
 struct ModelFile {
-    std::string source;  // the path, for messages
+    std::string source;  // the path, for messages (sanitised)
+    // What an engine is pointed at, byte for byte as the user gave it: the
+    // GGUF file, or the folder holding the safetensors weights.
+    std::string path;
     ModelOrigin format = ModelOrigin::Gguf;
     std::optional<Architecture> arch;
     std::uint64_t params = 0;
@@ -204,6 +207,7 @@ struct ModelInputs {
 struct Model {
     std::string name;     // as given: "8B", "llama-3.1-8b", "config.json", a file, or a task id
     std::string hf_repo;  // a preset's Hugging Face repository ("" otherwise)
+    std::string path;     // a model file's path, byte for byte (ModelFile::path); "" otherwise
     ModelOrigin origin = ModelOrigin::Size;
     Architecture arch;
     std::uint64_t params = 0;                   // total parameters

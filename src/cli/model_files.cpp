@@ -50,8 +50,8 @@ ModelFile read_gguf(const std::string& path, std::string_view what) {
         parse_prefix(path, what, [&](const std::string& bytes, std::uint64_t size) {
             return parse_gguf(bytes, size, source);
         });
-    return {source,      ModelOrigin::Gguf, info.arch,
-            info.params, info.weight_bytes, info.quantization};
+    return {source,           path, ModelOrigin::Gguf, info.arch, info.params, info.weight_bytes,
+            info.quantization};
 }
 
 ModelFile read_safetensors(const std::string& path, std::string_view what, Stdin& in) {
@@ -84,7 +84,9 @@ ModelFile read_safetensors(const std::string& path, std::string_view what, Stdin
             most = count;
             dtype = name;
         }
-    return {source, ModelOrigin::Safetensors, std::nullopt, all.params, all.bytes, dtype};
+    // Engines load the folder of the weights (with its config.json), not one file.
+    const std::string folder = p.parent_path().empty() ? "." : p.parent_path().string();
+    return {source, folder, ModelOrigin::Safetensors, std::nullopt, all.params, all.bytes, dtype};
 }
 
 ModelFile read_model_dir(const std::string& dir, std::string_view what, Stdin& in) {
@@ -113,6 +115,7 @@ ModelFile read_model_dir(const std::string& dir, std::string_view what, Stdin& i
     check_inside(dir, weights, what);
     ModelFile f = read_safetensors(weights, what, in);
     f.source = display(dir);
+    f.path = dir;
     f.arch = arch;
     return f;
 }

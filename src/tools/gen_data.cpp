@@ -162,6 +162,36 @@ std::string engines_code(const std::vector<Engine>& rows) {
         for (std::size_t k = 0; k < e.formats.size(); ++k)
             defs << (k ? ", " : "") << enum_value("QuantFamily", e.formats[k]);
         defs << "};\n";
+        std::string serve = "std::nullopt";
+        if (e.serve) {
+            const ServeTemplate& t = *e.serve;
+            std::ostringstream flags;
+            for (std::size_t k = 0; k < t.flags.size(); ++k)
+                flags << "ServeFlag{" << enum_value("ServeRole", t.flags[k].role) << ", "
+                      << list(defs, "kServeArgs" + n + "_" + std::to_string(k), t.flags[k].args)
+                      << "}, ";
+            std::string flag_span = "{}";
+            if (!t.flags.empty()) {
+                defs << "constexpr ServeFlag kServeFlags" << n << "[] = {" << flags.str() << "};\n";
+                flag_span = "std::span<const ServeFlag>(kServeFlags" + n + ")";
+            }
+            defs << "constexpr ModelSource kServeLoads" << n << "[] = {";
+            for (std::size_t k = 0; k < t.loads.size(); ++k)
+                defs << (k ? ", " : "") << enum_value("ModelSource", t.loads[k]);
+            defs << "};\n";
+            std::string platforms = "{}";
+            if (!t.platforms.empty()) {
+                defs << "constexpr SoftwarePlatform kServePlatforms" << n << "[] = {";
+                for (std::size_t k = 0; k < t.platforms.size(); ++k)
+                    defs << (k ? ", " : "") << enum_value("SoftwarePlatform", t.platforms[k]);
+                defs << "};\n";
+                platforms = "std::span<const SoftwarePlatform>(kServePlatforms" + n + ")";
+            }
+            serve = "ServeTemplate{" + list(defs, "kServeProgram" + n, t.program) + ", " +
+                    str(t.model_flag) + ", std::span<const ModelSource>(kServeLoads" + n + "), " +
+                    platforms + ", " + flag_span + ", " + (t.modelfile ? "true" : "false") + ", " +
+                    str(t.source) + "}";
+        }
         body << "    Engine{" << str(e.id) << ", " << str(e.name) << ", "
              << list(defs, "kEngineAliases" + n, e.aliases) << ", "
              << (e.inference ? "true" : "false") << ", " << (e.library ? "true" : "false") << ", "
@@ -171,7 +201,8 @@ std::string engines_code(const std::vector<Engine>& rows) {
              << enum_value("MemoryPolicy", e.memory) << ", std::span<const EngineBackend>(kBackends"
              << n << "), std::span<const QuantFamily>(kFormats" << n << "), "
              << list(defs, "kKv" + n, e.kv_dtypes) << ", " << str(e.source) << ", "
-             << e.prefill_chunk << ", " << str(e.prefill_chunk_source) << "},\n";
+             << e.prefill_chunk << ", " << str(e.prefill_chunk_source) << ", " << serve << ", "
+             << str(e.serve_with) << "},\n";
     }
     return defs.str() + "\nconstexpr Engine kEngines[] = {\n" + body.str() + "};\n";
 }

@@ -78,6 +78,23 @@ TEST_CASE("generated engines equal data/engines.json") {
             CHECK(std::equal(a.backends[k].gfx.begin(), a.backends[k].gfx.end(),
                              b.backends[k].gfx.begin(), b.backends[k].gfx.end()));
         }
+        CHECK(a.serve_with == b.serve_with);
+        REQUIRE(a.serve.has_value() == b.serve.has_value());
+        if (!a.serve) continue;
+        const ServeTemplate &sa = *a.serve, &sb = *b.serve;
+        CHECK(
+            std::equal(sa.program.begin(), sa.program.end(), sb.program.begin(), sb.program.end()));
+        CHECK(sa.model_flag == sb.model_flag);
+        CHECK(std::equal(sa.loads.begin(), sa.loads.end(), sb.loads.begin(), sb.loads.end()));
+        CHECK(std::equal(sa.platforms.begin(), sa.platforms.end(), sb.platforms.begin(),
+                         sb.platforms.end()));
+        CHECK(sa.modelfile == sb.modelfile);
+        REQUIRE(sa.flags.size() == sb.flags.size());
+        for (std::size_t k = 0; k < sa.flags.size(); ++k) {
+            CHECK(sa.flags[k].role == sb.flags[k].role);
+            CHECK(std::equal(sa.flags[k].args.begin(), sa.flags[k].args.end(),
+                             sb.flags[k].args.begin(), sb.flags[k].args.end()));
+        }
     }
 }
 
