@@ -67,7 +67,8 @@ bool is_terminal_unsafe(std::uint32_t cp) {
 std::string shell_word(std::string_view s) {
     if (s.find('\0') != std::string_view::npos)
         throw InputError("a NUL byte cannot be part of a command's argument");
-    bool bare = !s.empty();
+    if (s.empty()) return "''";
+    bool bare = true;
     for (const char c : s) bare = bare && shell_safe(c);
     if (bare) return std::string(s);
     // Runs of plain text go in single quotes; each unsafe byte (and a byte

@@ -6,6 +6,7 @@
 
 #include "support/gguf_builder.hpp"
 #include "support/run_process.hpp"
+#include "support/safetensors_builder.hpp"
 #include "support/temp_files.hpp"
 
 namespace {
@@ -15,15 +16,7 @@ ProcessResult run_cli(std::vector<std::string> args) {
     return run_process(args);
 }
 
-// A safetensors file: 8-byte little-endian header length, JSON header, data.
-std::string safetensors(const nlohmann::json& header, std::uint64_t data_bytes) {
-    const std::string text = header.dump();
-    std::string out(8, '\0');
-    const std::uint64_t n = text.size();
-    for (int i = 0; i < 8; ++i)
-        out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xFF);
-    return out + text + std::string(data_bytes, '\0');
-}
+using safetensors_test::safetensors;
 
 }  // namespace
 

@@ -13,7 +13,7 @@ extern char** environ;
 
 ProcessResult run_process(const std::vector<std::string>& args, const std::string& stdin_text,
                           const std::vector<std::string>& env, double timeout_seconds,
-                          Stdout stdout_mode) {
+                          Stdout stdout_mode, const std::string& cwd) {
     int in_pipe[2], out_pipe[2], err_pipe[2];
     if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return {};
     const auto start = std::chrono::steady_clock::now();
@@ -42,6 +42,7 @@ ProcessResult run_process(const std::vector<std::string>& args, const std::strin
         for (const auto& n : names) unsetenv(n.c_str());
         setenv("XDG_CONFIG_HOME", "/nonexistent/gpuadvise-test-config", 1);
         for (const auto& kv : env) putenv(strdup(kv.c_str()));
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
         std::vector<char*> argv;
         for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
         argv.push_back(nullptr);

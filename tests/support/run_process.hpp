@@ -21,6 +21,7 @@ enum class Stdout { Pipe, DevFull, Closed };
 // else the one this build made.
 std::string gpuadvise_test_binary();
 
+// `cwd`: the folder the child starts in ("" = this process's).
 ProcessResult run_process(const std::vector<std::string>& args, const std::string& stdin_text = "",
                           const std::vector<std::string>& env = {}, double timeout_seconds = 20,
-                          Stdout stdout_mode = Stdout::Pipe);
+                          Stdout stdout_mode = Stdout::Pipe, const std::string& cwd = "");
