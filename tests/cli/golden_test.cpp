@@ -1,6 +1,7 @@
-// Golden files: the exact output of a dozen everyday commands, so a change to
-// a table, a number or a message shows up in review as a diff of
-// tests/golden/. After an intended change, refresh them with
+// Golden files: the exact output of everyday commands, so a change to a
+// table, a number, a message or an emitted config shows up in review as a
+// diff of tests/golden/. Each golden is its own test case (and ctest), so one
+// failure hides no other. After an intended change, refresh them with
 //   GPUADVISE_UPDATE_GOLDEN=1 ctest -R golden
 // and read the diff before committing it.
 #include <catch2/catch.hpp>
@@ -9,17 +10,33 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "support/run_process.hpp"
+#include "support/run_gpuadvise.hpp"
+#include "support/temp_files.hpp"
 
 namespace {
 
 struct Golden {
-    std::string name;  // tests/golden/<name>.txt
+    const char* name;  // tests/golden/<name>.txt
     std::vector<std::string> args;
     int exit_code = 0;
+    // Keep the output from the line that starts with this ("Launch (": the
+    // emitted command and config), so the golden pins that part only.
+    const char* from = nullptr;
+    bool scratch = false;  // run in an empty folder (the command writes a file there)
 };
+
+// One pre-training plan beyond one node and one fine-tune per launch kind.
+const std::vector<std::string> kPretrain = {
+    "estimate", "--model", "llama-3.1-70b", "--method", "full", "--gpu", "h100-sxm5",
+    "--gpus",   "64",      "--tokens",      "1T"};
+
+std::vector<std::string> plus(std::vector<std::string> a, std::vector<std::string> b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
 
 const std::vector<Golden>& goldens() {
     static const std::vector<Golden> g{
@@ -38,6 +55,76 @@ const std::vector<Golden>& goldens() {
         {"gpus-show-h100", {"gpus", "show", "h100-sxm5"}},
         {"models", {"models"}},
         {"rules", {"rules"}},
+        {"fit-4090", {"fit", "--gpu", "rtx-4090", "--top", "10"}},
+        {"estimate-layout-70b-64gpus", kPretrain},
+        {"recommend-sdxl", {"--model", "sdxl", "--resolution", "1024x1024", "--top", "5"}},
+        {"calibrate-lora-4090",
+         {"calibrate", "--model", "llama-3.1-8b", "--method", "lora", "--gpu", "rtx-4090",
+          "--measured-memory", "18GiB", "--measured-speed", "1.5s/step", "--calibration",
+          "calibration.jsonl"},
+         0,
+         nullptr,
+         true},
+        // One per --emit kind.
+        {"emit-vllm",
+         {"estimate", "--model", "llama-3.1-70b", "--quant", "awq-int4", "--gpu", "rtx-3090",
+          "--gpus", "4", "--batch", "16", "--emit", "vllm"},
+         0,
+         "Launch ("},
+        {"emit-sglang",
+         {"estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm5", "--kv-dtype", "fp8",
+          "--batch", "32", "--emit", "sglang"},
+         0,
+         "Launch ("},
+        {"emit-trtllm-serve",
+         {"estimate", "--model", "llama-3.1-70b", "--quant", "fp8", "--gpu", "h100-sxm5", "--gpus",
+          "2", "--emit", "trtllm-serve"},
+         0,
+         "Launch ("},
+        {"emit-llama-server",
+         {"estimate", "--model", "qwen3-30b-a3b", "--quant", "q4_k_m", "--engine", "llama.cpp",
+          "--gpu", "rtx-4060ti-8gb", "--offload", "auto", "--kv-dtype", "q8_0", "--emit",
+          "llama-server"},
+         0,
+         "Launch ("},
+        {"emit-ollama",
+         {"estimate", "--model", "llama-3.1-8b", "--quant", "q4_k_m", "--engine", "ollama", "--gpu",
+          "rtx-4060ti-16gb", "--batch", "2", "--kv-dtype", "q8_0", "--emit", "ollama"},
+         0,
+         "Launch ("},
+        {"emit-mlx-lm",
+         {"estimate", "--model", "llama-3.1-8b", "--gpu", "apple-m4-max-40c", "--emit", "mlx-lm"},
+         0,
+         "Launch ("},
+        {"emit-accelerate",
+         {"estimate", "--model", "llama-3.1-8b", "--method", "full", "--gpu", "a100-80gb-sxm",
+          "--gpus", "8", "--emit", "accelerate"},
+         0,
+         "Launch ("},
+        {"emit-deepspeed",
+         {"estimate", "--model", "llama-3.1-8b", "--method", "full", "--gpu", "a100-80gb-sxm",
+          "--gpus", "8", "--parallel", "zero3", "--emit", "deepspeed"},
+         0,
+         "Launch ("},
+        {"emit-torchrun",
+         {"estimate", "--model", "llama-3.1-8b", "--method", "full", "--gpu", "a100-80gb-sxm",
+          "--gpus", "8", "--emit", "torchrun"},
+         0,
+         "Launch ("},
+        {"emit-axolotl",
+         {"estimate", "--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "rtx-4090", "--emit",
+          "axolotl"},
+         0,
+         "Launch ("},
+        {"emit-torchtune",
+         {"estimate", "--model", "llama-3.2-3b", "--method", "lora", "--gpu", "rtx-4090", "--gpus",
+          "2", "--emit", "torchtune"},
+         0,
+         "Launch ("},
+        {"emit-megatron", plus(kPretrain, {"--emit", "megatron"}), 0, "Launch ("},
+        {"emit-slurm", plus(kPretrain, {"--emit", "slurm"}), 0, "Launch ("},
+        {"emit-torchtitan", plus(kPretrain, {"--emit", "torchtitan"}), 0, "Launch ("},
+        {"emit-nemo", plus(kPretrain, {"--emit", "nemo"}), 0, "Launch ("},
     };
     return g;
 }
@@ -49,50 +136,81 @@ std::string read_all(const std::filesystem::path& p) {
     return s.str();
 }
 
-}  // namespace
+std::filesystem::path golden_dir() {
+    return std::filesystem::path(GPUADVISE_SOURCE_DIR) / "tests" / "golden";
+}
 
-TEST_CASE("golden: everyday commands print exactly the reviewed output") {
-    const std::filesystem::path dir =
-        std::filesystem::path(GPUADVISE_SOURCE_DIR) / "tests" / "golden";
+void check_golden(const Golden& g) {
     const char* update = std::getenv("GPUADVISE_UPDATE_GOLDEN");
     const bool updating = update != nullptr && std::string(update) == "1";
-    for (const Golden& g : goldens()) {
-        std::vector<std::string> args{GPUADVISE_BIN};
-        args.insert(args.end(), g.args.begin(), g.args.end());
-        // A fixed width: the golden files must not depend on the terminal.
-        const ProcessResult r = run_process(args, "", {"COLUMNS=120"});
-        INFO(g.name << "\nstderr: " << r.err);
-        CHECK(r.exit_code == g.exit_code);
-        CHECK(r.err.empty());
-        const std::filesystem::path file = dir / (g.name + ".txt");
-        if (updating) {
-            std::filesystem::create_directories(dir);
-            std::ofstream(file, std::ios::binary) << r.out;
-            continue;
-        }
-        REQUIRE(std::filesystem::exists(file));
-        const std::string expected = read_all(file);
-        if (r.out != expected) {
-            // The first differing line, so the failure reads like a diff.
-            std::istringstream a(expected), b(r.out);
-            std::string la, lb;
-            int line = 0;
-            while (true) {
-                ++line;
-                const bool ga = static_cast<bool>(std::getline(a, la)),
-                           gb = static_cast<bool>(std::getline(b, lb));
-                if (la != lb || ga != gb || (!ga && !gb)) break;
-            }
-            FAIL_CHECK(
-                "tests/golden/"
-                << g.name << ".txt differs at line " << line << "\n  expected: " << la
-                << "\n  actual:   " << lb
-                << "\n(after an intended change: GPUADVISE_UPDATE_GOLDEN=1 ctest -R golden)");
-        }
+    TempDir scratch;
+    gpuadvise_test::Options o;
+    // A fixed width: the golden files must not depend on the terminal.
+    o.env = {"COLUMNS=120"};
+    if (g.scratch) o.cwd = scratch.path("");
+    const ProcessResult r = gpuadvise_test::run(g.args, o);
+    INFO(gpuadvise_test::joined(g.args) << "\nstderr: " << r.err);
+    CHECK(r.exit_code == g.exit_code);
+    CHECK(r.err.empty());
+    std::string out = r.out;
+    if (g.from != nullptr) {
+        const std::size_t at = out.find(std::string("\n") + g.from);
+        REQUIRE(at != std::string::npos);
+        out = out.substr(at + 1);
     }
-    // Every golden file belongs to a command above: none is left behind.
+    const std::filesystem::path file = golden_dir() / (std::string(g.name) + ".txt");
+    if (updating) {
+        std::filesystem::create_directories(golden_dir());
+        std::ofstream(file, std::ios::binary) << out;
+        return;
+    }
+    REQUIRE(std::filesystem::exists(file));
+    const std::string expected = read_all(file);
+    if (out == expected) return;
+    // The first differing line, so the failure reads like a diff.
+    std::istringstream a(expected), b(out);
+    std::string la, lb;
+    int line = 0;
+    while (true) {
+        ++line;
+        const bool ga = static_cast<bool>(std::getline(a, la)),
+                   gb = static_cast<bool>(std::getline(b, lb));
+        if (la != lb || ga != gb || (!ga && !gb)) break;
+    }
+    FAIL_CHECK("tests/golden/"
+               << g.name << ".txt differs at line " << line << "\n  expected: " << la
+               << "\n  actual:   " << lb
+               << "\n(after an intended change: GPUADVISE_UPDATE_GOLDEN=1 ctest -R golden)");
+}
+
+// Each row of the table becomes a test case of its own.
+template <std::size_t I>
+void golden_case() {
+    check_golden(goldens().at(I));
+}
+
+template <std::size_t... I>
+bool register_all(std::index_sequence<I...>) {
+    // The names must outlive registration: Catch keeps the pointers.
+    static std::vector<std::string> names;
+    names.reserve(sizeof...(I));
+    (..., (names.push_back(std::string("golden: ") + goldens().at(I).name),
+           Catch::AutoReg(Catch::makeTestInvoker(&golden_case<I>), CATCH_INTERNAL_LINEINFO,
+                          Catch::StringRef(), Catch::NameAndTags{names.back().c_str(), ""})));
+    return true;
+}
+
+// The table's size, checked below against goldens().
+constexpr std::size_t kGoldens = 32;
+const bool registered = register_all(std::make_index_sequence<kGoldens>{});
+
+}  // namespace
+
+TEST_CASE("golden: every file belongs to a golden and every golden is registered") {
+    CHECK(registered);
+    CHECK(goldens().size() == kGoldens);
     std::size_t files = 0;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
+    for (const auto& e : std::filesystem::directory_iterator(golden_dir()))
         if (e.path().extension() == ".txt") ++files;
     CHECK(files == goldens().size());
 }
