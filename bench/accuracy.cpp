@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "csv.hpp"
+#include "gpuadvise/calibrate.hpp"
 #include "gpuadvise/calibration.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
@@ -509,8 +510,12 @@ void calibration_report(const std::vector<Sample>& samples) {
         const Sample& first = *rows.front();
         Calibration cal;
         cal.source = first.id;
-        cal.records.push_back(make_record(first.workload, estimate(first.workload), first.metric,
-                                          first.measured, nullptr, std::nullopt, ""));
+        Measured run;
+        run.metric = first.metric;
+        run.bytes = first.measured;
+        run.bytes_origin = first.id;
+        cal.records.push_back(
+            make_record(first.workload, estimate(first.workload), run, nullptr, "", 0));
         ++calibrations;
         for (const auto& s : samples) {
             if (&s == &first || !s.per_gpu || calibration_key(s.workload) != key.second) continue;

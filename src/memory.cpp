@@ -12,6 +12,14 @@
 namespace gpuadvise {
 namespace {
 
+// A calibration record's memory factor (calibration.hpp): every component
+// the framework allocates, not the CUDA context.
+void scale_allocated_components(Components& c, double factor) {
+    for (double* v : {&c.weights, &c.text_encoders, &c.vae, &c.adapters, &c.gradients, &c.optimizer,
+                      &c.activations, &c.logits, &c.kv_cache, &c.workspace})
+        *v *= factor;
+}
+
 // Runtime overhead outside the framework's allocations. The CUDA context with
 // PyTorch's kernels and cuBLAS/cuDNN handles measures 0.3-1.3 GiB depending on
 // driver, library set and lazy loading (1343 MiB on the V100 rows of

@@ -11,6 +11,19 @@
 namespace gpuadvise {
 namespace {
 
+// A calibration record's speed factor (calibration.hpp): every rate, and
+// every time divided by it.
+void scale_rates(Performance& p, double f) {
+    for (auto* v : {&p.decode_tokens_per_s, &p.prefill_tokens_per_s, &p.train_tokens_per_s,
+                    &p.images_per_s, &p.streams_max, &p.mfu})
+        if (*v) **v *= f;
+    for (auto* v : {&p.step_seconds, &p.micro_step_seconds, &p.time_to_first_token_s,
+                    &p.seconds_per_image, &p.denoise_step_seconds, &p.job_hours, &p.gpu_hours,
+                    &p.job_cost_usd, &p.energy_kwh, &p.usd_per_million_tokens})
+        if (*v) **v /= f;
+    p.paging_seconds /= f;
+}
+
 // Fraction of gradient communication that data-parallel frameworks hide
 // behind the backward pass (bucketed all-reduce overlap).
 constexpr double kCommOverlap = 0.5;

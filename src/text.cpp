@@ -1,5 +1,6 @@
 #include "gpuadvise/text.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace gpuadvise {
@@ -52,6 +53,17 @@ std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
     while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
     return s;
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
 }
 
 std::string lower(std::string_view s) {

@@ -8,8 +8,9 @@
 // (the CUDA context stays); the allocator's pool follows from them. Scaling
 // only the shape-dependent components was tried and made the visible rows
 // worse: one run cannot tell which component its error sits in
-// (docs/accuracy.md). Unrelated workloads are left alone. The core parses
-// and applies; the CLI reads and writes the file.
+// (docs/accuracy.md). Unrelated workloads are left alone. This half parses
+// records and matches them (the memory and speed models apply the factors);
+// calibrate.hpp makes them; the CLI reads and writes the file.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,9 +22,6 @@
 namespace gpuadvise {
 
 struct Workload;
-struct Components;
-struct MemoryEstimate;
-struct Performance;
 
 // What a measured peak counts: torch.cuda.max_memory_allocated, the caching
 // allocator's max_memory_reserved, or nvidia-smi's whole-process figure.
@@ -50,8 +48,6 @@ struct MeasuredSpeed {
     double value = 0;
     SpeedUnit unit = SpeedUnit::TokensPerSecond;
 };
-// "2.1s/step", "35 tok/s", "0.5img/s", "12 s/img"; throws InputError naming `origin`.
-MeasuredSpeed parse_measured_speed(std::string_view text, std::string_view origin);
 
 // One measured run.
 struct CalibrationRecord {
@@ -75,14 +71,6 @@ struct Calibration {
 // implementation, checkpointing), or the image family.
 std::string calibration_key(const Workload& w);
 
-// Factors a record derives: measured / estimated for the metric (outside the
-// CUDA context for nvidia-smi), clamped to [0.5, 2] (a larger miss is not a
-// calibration but a different workload); the same for the speed.
-CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m,
-                              std::optional<MemoryMetric> metric, double measured_bytes,
-                              const Performance* perf, std::optional<MeasuredSpeed> speed,
-                              std::string_view gpu);
-
 // One JSON line of the calibration file.
 std::string record_json_line(const CalibrationRecord& r);
 // Reads a calibration file (JSON Lines); throws InputError naming the line.
@@ -96,19 +84,8 @@ struct CalibrationMatch {
 };
 std::optional<CalibrationMatch> match_calibration(const Calibration& c, const Workload& w);
 
-// Scales every allocated component in place (the memory model calls it
-// before the allocator's pool is derived).
-void scale_allocated_components(Components& c, double factor);
-// Scales every rate of `p` by `factor` and divides its times.
-void scale_rates(Performance& p, double factor);
-
-// A peak found in a log: a PyTorch memory summary, torchtune's memory stats,
-// nvidia-smi CSV or llama.cpp's buffer sizes; nullopt when none is there.
-struct LoggedPeak {
-    double bytes = 0;
-    MemoryMetric metric = MemoryMetric::Allocated;
-    std::string what;  // "torch.cuda.memory_summary peak allocated"
-};
-std::optional<LoggedPeak> parse_run_log(std::string_view text, std::optional<MemoryMetric> wanted);
+// The bounds a record's factors are clamped to (make_record) and held to
+// (parse_calibration).
+inline constexpr double kMinCalibrationFactor = 0.5, kMaxCalibrationFactor = 2.0;
 
 }  // namespace gpuadvise

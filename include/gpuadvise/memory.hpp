@@ -59,10 +59,6 @@ inline constexpr auto kEstimatorsUsed =
                                     {EstimatorUsed::Doc, "doc"},
                                     {EstimatorUsed::Task, "task"}});
 
-// The most gpuadvise reports per GPU: 1 EiB. Any workload beyond it is
-// rejected with a message rather than wrapped or saturated into a "fit".
-inline constexpr double kMaxEstimateBytes = 1152921504606846976.0;  // 2^60
-
 struct MemoryEstimate {
     std::array<std::uint64_t, kComponentNames.size()>
         bytes{};                        // per component, kComponentNames order

@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuadvise {
 
 std::string_view trim(std::string_view s);
+// The lines of `text` without their '\n' (a last line without one included).
+std::vector<std::string_view> split_lines(std::string_view text);
 std::string lower(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 bool ends_with(std::string_view s, std::string_view suffix);

@@ -10,6 +10,10 @@ namespace gpuadvise {
 inline constexpr std::uint64_t kKiB = 1024ULL;
 inline constexpr std::uint64_t kMiB = 1024ULL * kKiB;
 inline constexpr std::uint64_t kGiB = 1024ULL * kMiB;
+
+// The most gpuadvise reports per GPU: 1 EiB. Any workload beyond it is
+// rejected with a message rather than wrapped or saturated into a "fit".
+inline constexpr double kMaxEstimateBytes = 1152921504606846976.0;  // 2^60
 inline constexpr double kGB = 1e9;
 
 // A parameter count: "8B", "1.5B", "350M", "70b", "125k", "7e9", "8000000000".

@@ -15,6 +15,7 @@
 #include "cli/detect_runner.hpp"
 #include "cli/model_files.hpp"
 #include "gpuadvise/batch.hpp"
+#include "gpuadvise/calibrate.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/fit.hpp"
@@ -411,61 +412,65 @@ int cmd_calibrate(Context& ctx) {
     if (r.has(Field::MeasuredMemory) && r.has(Field::FromLog))
         throw InputError("--measured-memory and --from-log both give the peak; give only one");
     Workload w = resolve(ctx, false);  // the uncorrected estimate
-    std::optional<MemoryMetric> metric;
-    if (const auto& v = r.get(Field::Metric)) metric = kMemoryMetrics.parse(v->text, v->origin);
-    double measured = 0;
-    std::string measured_what;
+    Measured run;
+    if (const auto& v = r.get(Field::Metric)) run.metric = kMemoryMetrics.parse(v->text, v->origin);
     if (const auto& v = r.get(Field::MeasuredMemory)) {
         const std::string_view t = trim(v->text);
         if (!t.empty() && std::isdigit(static_cast<unsigned char>(t.back())) != 0)
             throw InputError(fmt::format("{} {} has no unit; give a size like 16.4GiB or 17.6GB",
                                          v->origin, quote(t)));
-        measured = static_cast<double>(parse_bytes(v->text, v->origin));
-        if (!metric) {
-            metric = MemoryMetric::Allocated;
+        run.bytes = static_cast<double>(parse_bytes(v->text, v->origin));
+        if (!run.metric) {
+            run.metric = MemoryMetric::Allocated;
             spdlog::info("assumed metric=allocated (torch.cuda.max_memory_allocated)");
         }
-        measured_what = v->origin;
+        run.bytes_origin = v->origin;
     } else if (const auto& f = r.get(Field::FromLog)) {
         const std::string text = read_text_file(f->text, f->origin, kMaxToolOutputBytes, ctx.in);
-        const auto peak = parse_run_log(text, metric);
+        const std::string source = fmt::format("{} {}", f->origin, quote(sanitize(f->text, 120)));
+        const auto peak = parse_run_log(text, run.metric, source);
         if (!peak)
             throw InputError(fmt::format(
-                "{} {}: no {}peak memory found; the log must hold torch.cuda.memory_summary(), "
+                "{}: no {}peak memory found; the log must hold torch.cuda.memory_summary(), "
                 "torchtune's memory stats, nvidia-smi CSV with memory.used, or llama.cpp's buffer "
                 "sizes (or give --measured-memory)",
-                f->origin, quote(sanitize(f->text, 120)),
-                metric ? fmt::format("{} ", kMemoryMetrics.name(*metric)) : std::string()));
-        measured = peak->bytes;
-        metric = peak->metric;
-        measured_what = peak->what;
+                source,
+                run.metric ? fmt::format("{} ", kMemoryMetrics.name(*run.metric)) : std::string()));
+        run.bytes = peak->bytes;
+        run.metric = peak->metric;
+        run.bytes_origin = fmt::format("{} ({})", source, peak->what);
     }
-    std::optional<MeasuredSpeed> speed;
-    if (const auto& v = r.get(Field::MeasuredSpeed))
-        speed = parse_measured_speed(v->text, v->origin);
+    if (const auto& v = r.get(Field::MeasuredSpeed)) {
+        run.speed = parse_measured_speed(v->text, v->origin);
+        run.speed_origin = v->origin;
+    }
     const auto cards = target_cards(ctx, w);
     const RankOptions options = rank_options(r, w);
     const Recommendation rec = evaluate_box(w, cards, options);
     const MemoryEstimate m = estimate(w);
     const CalibrationRecord record =
-        make_record(w, m, metric, measured, &rec.performance, speed, plan_label(rec));
-    std::string path;
-    if (const auto& v = r.get(Field::Calibration))
+        make_record(w, m, run, &rec.performance, plan_label(rec), rec.gpu->memory_bytes);
+    std::string path, what = "calibration file";
+    if (const auto& v = r.get(Field::Calibration)) {
         path = v->text;
-    else
+        what = fmt::format("calibration file ({})", v->origin);
+    } else {
         path = default_calibration_path(ctx.getenv);
+    }
     if (path.empty())
         throw InputError(
-            "no HOME or XDG_CONFIG_HOME for the calibration file; give --calibration FILE");
-    std::error_code ec;
-    const auto parent = std::filesystem::path(path).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    {
-        std::ofstream out(path, std::ios::app);
-        out << record_json_line(record) << '\n';
-        if (!out)
-            throw InputError(fmt::format("cannot append to the calibration file {}", quote(path)));
+            "no HOME or absolute XDG_CONFIG_HOME for the calibration file; give --calibration "
+            "FILE");
+    if (!r.has(Field::Calibration)) {
+        // The default file's folder is ours to make; a path the user gave is not.
+        std::error_code ec;
+        const auto parent = std::filesystem::path(path).parent_path();
+        if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     }
+    const std::string line = record_json_line(record) + '\n';
+    append_line(path, what, line, [&](std::string_view existing) {
+        check_calibration_text(existing, path, kMaxSettingsBytes, line.size());
+    });
     if (ctx.json()) {
         std::string out;
         json::Writer j(out);
@@ -479,15 +484,12 @@ int cmd_calibrate(Context& ctx) {
         out += fmt::format(
             "  memory   measured {} ({}, {}) vs estimated {}: allocated components x{:.3f}\n",
             format_gib(static_cast<std::uint64_t>(record.measured_bytes)),
-            kMemoryMetrics.name(*record.metric), measured_what,
+            kMemoryMetrics.name(*record.metric), run.bytes_origin,
             format_gib(static_cast<std::uint64_t>(record.estimated_bytes)), record.memory_factor);
     if (record.speed_unit)
         out += fmt::format("  speed    measured {:.4g} {} vs estimated {:.4g}: rates x{:.2f}\n",
                            record.measured_speed, kSpeedUnits.name(*record.speed_unit),
                            record.estimated_speed, record.speed_factor);
-    else if (speed)
-        out += fmt::format("  speed    the estimate has no {} for this workload; not recorded\n",
-                           kSpeedUnits.name(speed->unit));
     out += fmt::format(
         "  written  {} (estimates of workloads with the same key use it; --calibration FILE to "
         "choose another file)\n",

@@ -96,9 +96,5 @@ struct Context {
     const Catalog* catalog_view_ = nullptr;
 };
 
-// The answer could not be written: stdout closed or the disk full.
-struct OutputError {
-    std::string message;
-};
 
 }  // namespace gpuadvise::cli

@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -248,6 +250,64 @@ bool LineReader::next(std::string& line) {
             ++line_number_;
             return true;
         }
+    }
+}
+
+void append_line(const std::string& path, std::string_view what, std::string_view line,
+                 const std::function<void(std::string_view existing)>& check) {
+    const std::string shown = quote(path);
+    const auto fail = [&](std::string_view why) {
+        throw OutputError{fmt::format("cannot write the {} {}: {}", what, shown, why)};
+    };
+    struct stat st {};
+    bool exists = ::lstat(path.c_str(), &st) == 0;
+    if (!exists && errno != ENOENT) fail(std::strerror(errno));
+    if (exists && S_ISLNK(st.st_mode)) {
+        // A link to a regular file is followed; a link to nothing is not
+        // created through (the file it names could be anywhere).
+        if (::stat(path.c_str(), &st) != 0)
+            fail("it is a symbolic link to nothing; give a regular file with --calibration");
+    }
+    if (exists && !S_ISREG(st.st_mode))
+        fail(fmt::format("it is {}, not a regular file; give a regular file with --calibration",
+                         kind_of(st.st_mode)));
+    // O_NONBLOCK: a FIFO swapped in after the check fails the open instead of
+    // waiting; O_EXCL: a new file is never created through a link.
+    int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+    if (!exists) flags |= O_CREAT | O_EXCL;
+    const int fd = ::open(path.c_str(), flags, 0644);
+    if (fd < 0) fail(std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) fail("it is not a regular file");
+    if (::flock(fd, LOCK_EX) != 0) fail(std::strerror(errno));
+    if (::fstat(fd, &st) != 0) fail(std::strerror(errno));
+    // Read what is there (under the lock) and let the caller validate it.
+    const auto size = static_cast<std::size_t>(st.st_size);
+    std::string existing(size, '\0');
+    for (std::size_t got = 0; got < size;) {
+        const ssize_t n = ::pread(fd, existing.data() + got, size - got, static_cast<off_t>(got));
+        if (n <= 0) fail(n < 0 ? std::strerror(errno) : "the file shrank while it was read");
+        got += static_cast<std::size_t>(n);
+    }
+    check(existing);
+    // A file size limit (RLIMIT_FSIZE) must give an error here, not kill the
+    // process half-way through the write.
+    ::signal(SIGXFSZ, SIG_IGN);
+    const ssize_t n = ::write(fd, line.data(), line.size());
+    const int write_error = errno;
+    const bool whole = n == static_cast<ssize_t>(line.size());
+    const bool flushed = whole && ::fsync(fd) == 0;
+    if (!whole || !flushed) {
+        const int e = whole ? errno : write_error;
+        const bool restored = ::ftruncate(fd, st.st_size) == 0;
+        if (!exists && st.st_size == 0) ::unlink(path.c_str());
+        fail(fmt::format("{}; {}",
+                         n >= 0 && !whole ? std::string("the disk took only part of the line")
+                                          : std::string(std::strerror(e)),
+                         restored ? "nothing was written" : "the file may hold a partial line"));
     }
 }
 

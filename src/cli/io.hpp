@@ -4,6 +4,7 @@
 // each kind with a documented size cap checked before and while reading, and
 // every error one line that names the value, where it came from and the fix.
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -17,6 +18,13 @@ inline constexpr std::uint64_t kMaxCatalogBytes = 1ULL
                                                   << 30U;  // a --catalog (100,000 cards are 180 MB)
 inline constexpr std::uint64_t kMaxIndexBytes = 64ULL << 20U;     // model.safetensors.index.json
 inline constexpr std::uint64_t kMaxBatchLineBytes = 1ULL << 20U;  // one batch line
+
+// Output that could not be written (exit 3): stdout closed or full, or a
+// file gpuadvise writes (the calibration file) that is not a regular file,
+// cannot be opened, or did not take the whole line.
+struct OutputError {
+    std::string message;
+};
 
 // Who has read standard input: it can be read once.
 struct Stdin {
@@ -38,6 +46,17 @@ std::string read_file_prefix(const std::string& path, std::string_view what, std
 // symlinks); throws when it is a link that leaves the folder, so a model
 // folder cannot make gpuadvise read (and report on) files elsewhere.
 void check_inside(const std::string& folder, const std::string& file, std::string_view what);
+
+// Appends `line` (a whole record ending in '\n') to the file at `path`: as
+// one write under an exclusive lock (flock), so concurrent appenders never
+// interleave, then flushed to disk (fsync). `check` sees the file's current
+// text first (under the lock) and may throw to refuse the append; nothing is
+// written then. Only a regular file (or a symbolic link to one) is written; a
+// missing file is created, never through a dangling link. When the write or
+// the flush fails (a full disk), the file is cut back to its old length and
+// OutputError says so: nothing is half written.
+void append_line(const std::string& path, std::string_view what, std::string_view line,
+                 const std::function<void(std::string_view existing)>& check);
 
 // Opens a regular file or stdin for reading line by line.
 class LineReader {

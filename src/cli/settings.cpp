@@ -12,13 +12,20 @@
 namespace gpuadvise::cli {
 namespace {
 
+// $XDG_CONFIG_HOME when it is an absolute path; the XDG Base Directory
+// specification says a relative one is invalid and must be ignored.
+const char* xdg_config_home(Getenv getenv) {
+    const char* xdg = getenv("XDG_CONFIG_HOME");
+    return xdg != nullptr && xdg[0] == '/' ? xdg : nullptr;
+}
+
 std::string config_path(Getenv getenv, bool* explicit_path) {
     *explicit_path = false;
     if (const char* p = getenv("GPUADVISE_CONFIG"); p && *p) {
         *explicit_path = true;
         return p;
     }
-    if (const char* xdg = getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+    if (const char* xdg = xdg_config_home(getenv))
         return std::string(xdg) + "/gpuadvise/config.json";
     if (const char* home = getenv("HOME"); home && *home)
         return std::string(home) + "/.config/gpuadvise/config.json";
@@ -28,7 +35,7 @@ std::string config_path(Getenv getenv, bool* explicit_path) {
 }  // namespace
 
 std::string default_calibration_path(Getenv getenv) {
-    if (const char* xdg = getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+    if (const char* xdg = xdg_config_home(getenv))
         return std::string(xdg) + "/gpuadvise/calibration.jsonl";
     if (const char* home = getenv("HOME"); home && *home)
         return std::string(home) + "/.config/gpuadvise/calibration.jsonl";

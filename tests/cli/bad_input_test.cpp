@@ -140,6 +140,31 @@ std::vector<Case> cases() {
           "--measured-memory", "1GiB"},
          "give only one"},
         {{m, "8B", "--calibration", "{dir}/malformed.json"}, "malformed.json line 1"},
+        // calibrate: what a run measured must be a measurement of this run (issue 23)
+        {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--from-log", "{dir}/digits.log",
+          "--calibration", "{dir}/cal-new.jsonl"},
+         "is not a memory size"},
+        {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--from-log", "{dir}/tib.log", "--calibration",
+          "{dir}/cal-new.jsonl"},
+         "1.5 TiB on a card of 24.0 GiB"},
+        {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--from-log", "{dir}/zero.log",
+          "--calibration", "{dir}/cal-new.jsonl"},
+         "check the unit"},
+        {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--measured-memory", "300GiB", "--calibration",
+          "{dir}/cal-new.jsonl"},
+         "not a measurement of one card"},
+        {{"calibrate", m, "8B", "--method", "lora", "--gpu", "rtx-4090", "--measured-speed",
+          "0.5img/s", "--calibration", "{dir}/cal-new.jsonl"},
+         "has no img/s; give s/step or tok/s"},
+        {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--measured-memory", "12GiB", "--calibration",
+          "{dir}/cal-corrupt.jsonl"},
+         "cal-corrupt.jsonl line 2"},
+        {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--measured-memory", "12GiB", "--calibration",
+          "{dir}/cal-cut.jsonl"},
+         "the last line has no newline"},
+        {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--measured-memory", "12GiB", "--calibration",
+          "{dir}/cal-binary.jsonl"},
+         "a NUL byte"},
         {{m, "8B", "--measured-memory", "16GiB"}, "--measured-memory is not an option"},
         {{m, "8B", "--method", "qlora", "--quant", "none"}, "needs a quantized base"},
         {{m, "8B", "--method", "full", "--lora-rank", "8"}, "--lora-rank"},
@@ -360,6 +385,16 @@ TEST_CASE("bad input: exit 2, one line on stderr naming the value, nothing on st
     dir.write("settings-typo.json", R"({"tpo": 3})");
     dir.write("settings-dupe.json", R"({"top": 3, "top": 4})");
     dir.write("settings-price.json", R"({"prices": {"nvidia-rtx-4090": 1e-300}})");
+    dir.write("digits.log", "GPU peak memory allocation: " + std::string(300, '9') + " GiB\n");
+    dir.write("tib.log", "GPU peak memory allocation: 1.5 TiB\n");
+    dir.write("zero.log", "GPU peak memory allocation: 0 GiB\n");
+    const std::string record =
+        R"({"schema":1,"key":"k","model":"m","gpu":"g","metric":"allocated","measured_bytes":1e10,)"
+        R"("estimated_bytes":1e10,"memory_factor":1,"speed_unit":null,"measured_speed":0,)"
+        R"("estimated_speed":0,"speed_factor":1})";
+    dir.write("cal-corrupt.jsonl", record + "\n{\"schema\":1,\n");
+    dir.write("cal-cut.jsonl", record + "\n" + record.substr(0, 40));
+    dir.write("cal-binary.jsonl", record + "\n" + std::string(8, '\0') + "\n");
     REQUIRE(mkfifo(dir.path("fifo").c_str(), 0600) == 0);
     const std::string root = dir.path("");
     const auto expand = [&](std::string a) {

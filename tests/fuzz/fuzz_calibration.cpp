@@ -8,7 +8,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "gpuadvise/calibration.hpp"
+#include "gpuadvise/calibrate.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/workload.hpp"
@@ -22,9 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     accepts([&] { (void)parse_measured_speed(text, "--measured-speed"); });
     for (const auto metric :
          {std::optional<MemoryMetric>{}, std::optional<MemoryMetric>{MemoryMetric::Reserved}}) {
-        if (const auto peak = parse_run_log(text, metric))
-            if (!std::isfinite(peak->bytes) || peak->bytes < 0)
-                finding("a log peak that is not a finite size");
+        accepts([&] {
+            if (const auto peak = parse_run_log(text, metric, "fuzz.log"))
+                if (!std::isfinite(peak->bytes) || peak->bytes < 0 ||
+                    peak->bytes > kMaxEstimateBytes)
+                    finding("a log peak that is not a finite size");
+        });
     }
     Calibration cal;
     if (!accepts([&] { cal = parse_calibration(text, "fuzz.jsonl"); })) return 0;

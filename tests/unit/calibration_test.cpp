@@ -1,8 +1,7 @@
-#include "gpuadvise/calibration.hpp"
-
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "gpuadvise/calibrate.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/memory.hpp"
@@ -21,7 +20,11 @@ Workload lora8b(const char* batch = "4") {
 }
 
 CalibrationRecord record_for(const Workload& w, double measured, MemoryMetric metric) {
-    return make_record(w, estimate(w), metric, measured, nullptr, std::nullopt, "test-card");
+    Measured run;
+    run.metric = metric;
+    run.bytes = measured;
+    run.bytes_origin = "--measured-memory";
+    return make_record(w, estimate(w), run, nullptr, "test-card", 0);
 }
 
 }  // namespace
@@ -49,8 +52,10 @@ TEST_CASE("a calibration record is the measured over estimated ratio, clamped") 
     // A reserved peak is compared with the reserved estimate.
     CHECK(record_for(w, static_cast<double>(m.reserved_bytes), MemoryMetric::Reserved)
               .memory_factor == Approx(1.0));
-    // An absurd measurement is clamped, not trusted.
-    CHECK(record_for(w, 1.0, MemoryMetric::Allocated).memory_factor == Approx(0.5));
+    // A far measurement is clamped, not trusted; a peak below 1 MiB is no run at all.
+    CHECK(record_for(w, 2.0 * kGiB, MemoryMetric::Allocated).memory_factor == Approx(0.5));
+    CHECK_THROWS_WITH(record_for(w, 1.5, MemoryMetric::Allocated),
+                      Catch::Contains("--measured-memory") && Catch::Contains("check the unit"));
 }
 
 TEST_CASE("calibration corrects workloads of the same key and leaves others alone") {
