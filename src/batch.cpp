@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <deque>
+
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/json.hpp"
 #include "gpuadvise/names.hpp"
@@ -14,12 +16,35 @@ namespace gpuadvise {
 namespace {
 
 // Fields a line may set: those of the workload, the job, the host and
-// ranking, and --gpu. Files are not read from batch lines (one request per
-// line, no I/O), and output settings belong to the whole run.
+// ranking, --gpu and --vram. Files are not read from batch lines (one request
+// per line, no I/O), and output settings belong to the whole run.
 bool batchable(const FieldSpec& s) {
     if (s.file || s.field == Field::Explain) return false;
+    if (s.field == Field::Vram) return true;
     return (s.group &
             (kModelGroup | kWorkloadGroup | kJobGroup | kHostGroup | kRankGroup | kGpuGroup)) != 0;
+}
+
+// A key the line would otherwise ignore is an error: the answer would not
+// be what the line asked for.
+void check_ignored(const Request& r) {
+    const auto key = [](Field f) { return spec(f).key; };
+    if (r.has(Field::Emit))
+        throw InputError(
+            "\"emit\": a batch line returns JSON, not a launch; run 'gpuadvise estimate --gpu "
+            "CARD --emit TOOL' for one plan");
+    if (!r.has(Field::Top))
+        for (const Field f :
+             {Field::Budget, Field::RankBy, Field::Vendor, Field::Segment, Field::Region})
+            if (r.has(f))
+                throw InputError(fmt::format(
+                    "\"{}\" applies to the ranking; add \"top\": N to rank the catalog", key(f)));
+    if (r.has(Field::MaxGpus) && !r.has(Field::Top) && !r.has(Field::Gpu))
+        throw InputError(
+            "\"max_gpus\" bounds a ranking (\"top\") or the card count of a check (\"gpu\"); add "
+            "one of them");
+    if (r.has(Field::Vram) && !r.has(Field::Gpu))
+        throw InputError("\"vram\" sets the memory of the card the line checks; add \"gpu\"");
 }
 
 std::string error_line(std::size_t line, std::string_view message) {
@@ -51,7 +76,8 @@ std::vector<std::string> batch_keys() {
 }
 
 BatchLineResult run_batch_line(std::string_view line, std::size_t line_number,
-                               const Catalog& catalog, const std::vector<ModelPreset>& presets) {
+                               const BatchContext& context) {
+    const Catalog& catalog = context.catalog;
     try {
         const std::string source = fmt::format("line {}", line_number);
         const json::Document doc = json::Document::parse(line, source, "a JSON object");
@@ -80,7 +106,9 @@ BatchLineResult run_batch_line(std::string_view line, std::size_t line_number,
                 request.set(spec->field, as_text(v, origin), origin);
             }
         }
-        const Workload w = resolve_workload(request, {}, presets);
+        check_ignored(request);
+        Workload w = resolve_workload(request, {}, context.presets);
+        w.calibration = context.calibration;
         RankOptions options = rank_options(request, w);
         const MemoryEstimate memory = estimate(w);
         std::string out;
@@ -94,9 +122,20 @@ BatchLineResult run_batch_line(std::string_view line, std::size_t line_number,
         j.key("memory");
         write_memory(j, memory);
         if (const auto& gpu = request.get(Field::Gpu)) {
-            const Gpu& g = resolve_gpu(catalog, gpu->text, gpu->origin);
+            if (normalize_name(gpu->text) == "local")
+                throw InputError(fmt::format(
+                    "{} local: batch lines name their cards (detecting this machine's is "
+                    "'gpuadvise check --gpu local')",
+                    gpu->origin));
+            // As `check` answers: the box, its strategy, the plan and its limits.
+            Workload box = w;
+            std::deque<Gpu> made;
+            std::vector<const Gpu*> cards = box_cards(catalog, request, box, made);
+            RankOptions o = rank_options(request, box);
+            if (request.has(Field::Parallel)) o.parallel = box.parallel;
+            const Recommendation rec = plan_box(request, box, cards, o);
             j.key("check");
-            write_recommendation(j, evaluate_plan(w, g, w.gpus, options), 1);
+            write_recommendation(j, rec, 1);
         }
         if (request.has(Field::Top)) {
             const std::size_t top = top_count(request);

@@ -132,3 +132,117 @@ std::size_t top_count(const Request& r) {
 }
 
 }  // namespace gpuadvise
+
+namespace gpuadvise {
+namespace {
+
+// The card as this run sees it: the catalog's, or a copy with --vram's memory
+// (a laptop or cut-down variant of the same chip).
+const Gpu* with_vram(const Request& r, const Gpu& gpu, std::deque<Gpu>& made) {
+    const auto& v = r.get(Field::Vram);
+    if (!v) return &gpu;
+    if (!v->text.empty() && trim(v->text).find_first_not_of("0123456789.") == std::string::npos)
+        throw InputError(fmt::format("{} {} has no unit; give a size like {}GB", v->origin,
+                                     quote(v->text), trim(v->text)));
+    const std::uint64_t bytes = parse_bytes(v->text, v->origin);
+    if (bytes < (1ULL << 28U))
+        throw InputError(fmt::format("{} {}: a card has at least 256 MiB; give a size like 12GB",
+                                     v->origin, quote(v->text)));
+    Gpu& copy = made.emplace_back(gpu);
+    copy.memory_bytes = bytes;
+    return &copy;
+}
+
+// FP8 training on a card without an FP8 path is a usage error for the
+// commands that answer for one box (ranking rejects such plans with the reason).
+void check_fp8_cards(const Request& r, const Workload& w, const std::vector<const Gpu*>& cards) {
+    if (!w.trains() || w.precision != Precision::Fp8) return;
+    const auto& p = r.get(Field::Precision);
+    for (const Gpu* g : cards)
+        if (const std::string why = fp8_training_refusal(*g); !why.empty())
+            throw InputError(
+                fmt::format("{} fp8 on {}: {}", p ? p->origin : "--precision", g->id, why));
+}
+
+}  // namespace
+
+std::vector<const Gpu*> box_cards(const Catalog& catalog, const Request& r, Workload& w,
+                                  std::deque<Gpu>& made, const std::vector<std::string>* detected) {
+    const auto& g = r.get(Field::Gpu);
+    if (!g) throw InputError("--gpu is required: name the card (or the cards) to answer for");
+    const auto& given = r.get(Field::Gpus);
+    std::vector<std::string> names;
+    const bool local = detected != nullptr;
+    if (local) {
+        names = *detected;
+    } else if (g->text.find(',') == std::string::npos) {
+        names.push_back(g->text);
+    } else {
+        for (std::string_view rest = g->text;;) {
+            const std::size_t comma = rest.find(',');
+            const std::string_view name = trim(rest.substr(0, comma));
+            if (name.empty())
+                throw InputError(fmt::format(
+                    "{} {}: an empty name in the list; separate card names with single commas",
+                    g->origin, quote(g->text)));
+            names.emplace_back(name);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+    }
+    std::vector<const Gpu*> cards;
+    if (names.size() == 1 && !local) {
+        // One name (also an empty one, which resolve_gpu reports): --gpus copies of it.
+        cards.assign(static_cast<std::size_t>(w.gpus),
+                     with_vram(r, resolve_gpu(catalog, names[0], g->origin), made));
+        check_fp8_cards(r, w, cards);
+        return cards;
+    }
+    if (const auto& v = r.get(Field::Vram))
+        throw InputError(
+            fmt::format("{} sets one card's memory; with several cards in {} name each one",
+                        v->origin, g->origin));
+    if (given && !local && static_cast<std::size_t>(w.gpus) != names.size())
+        throw InputError(fmt::format("{} {} names {} cards but {} says {}; drop {}", g->origin,
+                                     quote(g->text), names.size(), given->origin, w.gpus,
+                                     given->origin));
+    if (given && local && static_cast<std::size_t>(w.gpus) > names.size())
+        throw InputError(fmt::format("{} {}: this machine has {} cards in the catalog",
+                                     given->origin, w.gpus, names.size()));
+    if (given && local) names.resize(static_cast<std::size_t>(w.gpus));
+    for (const auto& name : names) cards.push_back(&resolve_gpu(catalog, name, g->origin));
+    if (cards.size() > static_cast<std::size_t>(kMaxBoxGpus))
+        throw InputError(fmt::format("{} {} names {} cards; one box holds {} at most", g->origin,
+                                     quote(g->text), cards.size(), kMaxBoxGpus));
+    check_fp8_cards(r, w, cards);
+    w.gpus = static_cast<std::int64_t>(cards.size());
+    if (w.gpus > 1 && w.parallel == Parallel::None) w.parallel = default_parallel(w);
+    return cards;
+}
+
+Recommendation plan_box(const Request& r, Workload& w, std::vector<const Gpu*>& cards,
+                        const RankOptions& options) {
+    const auto& most = r.get(Field::MaxGpus);
+    Recommendation rec;
+    if (!most || r.has(Field::Gpus)) {
+        rec = evaluate_box(w, cards, options);
+    } else {
+        if (cards.size() != 1)
+            throw InputError(fmt::format(
+                "{} searches how many of one card a plan needs; {} names {} cards: drop {}",
+                most->origin, r.get(Field::Gpu) ? r.get(Field::Gpu)->origin : "the box",
+                cards.size(), most->origin));
+        const Gpu* gpu = cards.front();
+        for (std::int64_t count = 1; count <= options.max_gpus; count *= 2) {
+            rec = evaluate_plan(w, *gpu, count, options);
+            if (rec.fits) break;
+        }
+        w.gpus = rec.count;
+        w.parallel = rec.strategy;
+        cards.assign(static_cast<std::size_t>(rec.count), gpu);
+    }
+    rec.limits = plan_limits(w, rec, cards, options);
+    return rec;
+}
+
+}  // namespace gpuadvise

@@ -890,12 +890,14 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     Limits out;
     if (base.is_fixed()) return out;
     if (!base.is_language())
-        return std::nullopt;  // context and batch limits are a language model's
+        return std::nullopt;             // context and batch limits are a language model's
+    if (!rec.fits) return std::nullopt;  // no context fits a plan that does not
     RankOptions o = options;
     o.describe_top = 0;
     o.parallel = rec.count > 1 ? std::optional<Parallel>(rec.strategy) : std::nullopt;
-    // An offloaded plan keeps its layer split; only the context and batch move.
-    if (rec.offload) o.offload = {OffloadKind::Layers, rec.offload->ngl()};
+    // The offload request stays the user's: with --offload auto a longer
+    // context moves more of the model to the host, as `check` with that
+    // context would, so the limits and `check` agree.
     // So does a training plan's layout, with its micro-batches per step.
     Workload plan = base;
     const Layout& l = rec.layout;
@@ -907,10 +909,12 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     }
     const auto fits = [&](const Workload& w) {
         try {
+            // The plan's own verdict: the card's memory and the host's (an
+            // offloaded cache grows in host memory) and every reject rule.
             const Recommendation r = evaluate_box(w, cards, o, false);
             for (const Placement& p : r.placement)
                 if (p.bytes > p.usable_bytes) return false;
-            return r.memory.per_gpu_bytes <= r.usable_bytes;
+            return r.fits;
         } catch (const InputError&) {
             return false;  // beyond the estimate's bound: certainly not a fit
         }

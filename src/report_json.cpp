@@ -576,6 +576,13 @@ std::string check_json(const Workload& w, const Recommendation& rec, const Launc
     std::string out;
     json::Writer j(out, pretty);
     document_head(j, w, rec.memory);
+    // The same shape as estimate --gpu; "check" repeats the plan for the
+    // scripts written against the first version of this document.
+    j.field("gpu", rec.gpu->id);
+    j.key("performance");
+    write_performance(j, rec.performance);
+    j.key("plan");
+    write_recommendation(j, rec, 1);
     j.key("check");
     write_recommendation(j, rec, 1);
     write_launch(j, launch);

@@ -211,7 +211,7 @@ void BM_BatchLine(benchmark::State& state) {
     const Catalog& catalog = embedded::catalog();
     const auto& presets = embedded::model_presets();
     for (auto _ : state) {
-        BatchLineResult r = run_batch_line(line, 1, catalog, presets);
+        BatchLineResult r = run_batch_line(line, 1, {catalog, presets});
         if (!r.ok) state.SkipWithError("the batch line failed");
         benchmark::DoNotOptimize(r);
     }

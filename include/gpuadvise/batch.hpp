@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvise/calibration.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/model.hpp"
 
@@ -19,8 +20,20 @@ struct BatchLineResult {
     bool ok = true;
 };
 
+// What every line is answered with: the catalog, the presets and the
+// calibration file the flags would apply (nullptr: none).
+struct BatchContext {
+    const Catalog& catalog;
+    const std::vector<ModelPreset>& presets;
+    const Calibration* calibration = nullptr;
+};
+
+// A line's "gpu" is a card, a list of cards ("rtx-3090,rtx-3060-12gb") or a
+// card with "vram", answered as `check` answers (with its limits); "top"
+// ranks the catalog. A key the line would ignore ("emit", "budget" or
+// "rank_by" without "top", "vram" without "gpu") is an error of the line.
 BatchLineResult run_batch_line(std::string_view line, std::size_t line_number,
-                               const Catalog& catalog, const std::vector<ModelPreset>& presets);
+                               const BatchContext& context);
 
 // The keys a batch line may use, in table order (for errors and docs).
 std::vector<std::string> batch_keys();

@@ -165,85 +165,15 @@ std::vector<std::string> local_gpu_ids(const Catalog& catalog, std::string_view 
     return ids;
 }
 
-// The card as this run sees it: the catalog's, or a copy with --vram's memory
-// (a laptop or cut-down variant of the same chip).
-const Gpu* with_vram(Context& ctx, const Gpu& gpu) {
-    const auto& v = ctx.request.get(Field::Vram);
-    if (!v) return &gpu;
-    if (!v->text.empty() && trim(v->text).find_first_not_of("0123456789.") == std::string::npos)
-        throw InputError(fmt::format("{} {} has no unit; give a size like {}GB", v->origin,
-                                     quote(v->text), trim(v->text)));
-    const std::uint64_t bytes = parse_bytes(v->text, v->origin);
-    if (bytes < (1ULL << 28U))
-        throw InputError(fmt::format("{} {}: a card has at least 256 MiB; give a size like 12GB",
-                                     v->origin, quote(v->text)));
-    Gpu& copy = ctx.made_gpus.emplace_back(gpu);
-    copy.memory_bytes = bytes;
-    return &copy;
-}
-
-// FP8 training on a card without an FP8 path is a usage error for the
-// commands that answer for one box (ranking rejects such plans with the reason).
-void check_fp8_cards(const Context& ctx, const Workload& w, const std::vector<const Gpu*>& cards) {
-    if (!w.trains() || w.precision != Precision::Fp8) return;
-    const auto& p = ctx.request.get(Field::Precision);
-    for (const Gpu* g : cards)
-        if (const std::string why = fp8_training_refusal(*g); !why.empty())
-            throw InputError(
-                fmt::format("{} fp8 on {}: {}", p ? p->origin : "--precision", g->id, why));
-}
-
-// The box --gpu describes: one card named `--gpus` times, a list of cards
-// ("rtx-3090,rtx-3060-12gb"), or 'local': the cards detect finds (the first
-// --gpus of them when --gpus is given).
+// The box --gpu describes ('local': the cards detect finds).
 std::vector<const Gpu*> target_cards(Context& ctx, Workload& w) {
     const auto& g = ctx.request.get(Field::Gpu);
-    const auto& given = ctx.request.get(Field::Gpus);
     const Catalog& catalog = ctx.catalog();
-    std::vector<std::string> names;
-    const bool local = normalize_name(g->text) == "local";
-    if (local) {
-        names = local_gpu_ids(catalog, g->origin);
-    } else if (g->text.find(',') == std::string::npos) {
-        names.push_back(g->text);
-    } else {
-        for (std::string_view rest = g->text;;) {
-            const std::size_t comma = rest.find(',');
-            const std::string_view name = trim(rest.substr(0, comma));
-            if (name.empty())
-                throw InputError(fmt::format(
-                    "{} {}: an empty name in the list; separate card names with single commas",
-                    g->origin, quote(g->text)));
-            names.emplace_back(name);
-            if (comma == std::string_view::npos) break;
-            rest.remove_prefix(comma + 1);
-        }
+    if (normalize_name(g->text) == "local") {
+        const std::vector<std::string> ids = local_gpu_ids(catalog, g->origin);
+        return box_cards(catalog, ctx.request, w, ctx.made_gpus, &ids);
     }
-    std::vector<const Gpu*> cards;
-    if (names.size() == 1 && !local) {
-        // One name (also an empty one, which resolve_gpu reports): --gpus copies of it.
-        cards.assign(static_cast<std::size_t>(w.gpus),
-                     with_vram(ctx, resolve_gpu(catalog, names[0], g->origin)));
-        check_fp8_cards(ctx, w, cards);
-        return cards;
-    }
-    if (ctx.request.has(Field::Vram))
-        throw InputError("--vram sets one card's memory; with several cards name each one");
-    if (given && !local && static_cast<std::size_t>(w.gpus) != names.size())
-        throw InputError(fmt::format("{} {} names {} cards but --gpus says {}; drop --gpus",
-                                     g->origin, quote(g->text), names.size(), w.gpus));
-    if (given && local && static_cast<std::size_t>(w.gpus) > names.size())
-        throw InputError(fmt::format("--gpus {}: this machine has {} cards in the catalog", w.gpus,
-                                     names.size()));
-    if (given && local) names.resize(static_cast<std::size_t>(w.gpus));
-    for (const auto& name : names) cards.push_back(&resolve_gpu(catalog, name, g->origin));
-    if (cards.size() > static_cast<std::size_t>(kMaxBoxGpus))
-        throw InputError(fmt::format("{} {} names {} cards; one box holds {} at most", g->origin,
-                                     quote(g->text), cards.size(), kMaxBoxGpus));
-    check_fp8_cards(ctx, w, cards);
-    w.gpus = static_cast<std::int64_t>(cards.size());
-    if (w.gpus > 1 && w.parallel == Parallel::None) w.parallel = default_parallel(w);
-    return cards;
+    return box_cards(catalog, ctx.request, w, ctx.made_gpus);
 }
 
 // --emit for a plan; nullopt without the flag. A plan that does not fit
@@ -296,29 +226,6 @@ int cmd_recommend(Context& ctx) {
     return ctx.emit(out, kExitOk);
 }
 
-// estimate and check with --max-gpus and no --gpus: the smallest count of the
-// card (1, 2, 4, ... up to --max-gpus, the counts ranking tries) whose plan
-// fits, else the largest tried; `w` and `cards` are set to that count.
-Recommendation plan_on(Context& ctx, Workload& w, std::vector<const Gpu*>& cards,
-                       const RankOptions& options) {
-    const auto& most = ctx.request.get(Field::MaxGpus);
-    if (!most || ctx.request.has(Field::Gpus)) return evaluate_box(w, cards, options);
-    if (cards.size() != 1)
-        throw InputError(fmt::format(
-            "{} searches how many of one card a plan needs; --gpu names {} cards: drop {}",
-            most->origin, cards.size(), most->origin));
-    const Gpu* gpu = cards.front();
-    Recommendation rec;
-    for (std::int64_t count = 1; count <= options.max_gpus; count *= 2) {
-        rec = evaluate_plan(w, *gpu, count, options);
-        if (rec.fits) break;
-    }
-    w.gpus = rec.count;
-    w.parallel = rec.strategy;
-    cards.assign(static_cast<std::size_t>(rec.count), gpu);
-    return rec;
-}
-
 int cmd_estimate(Context& ctx) {
     const Workload w = resolve(ctx);
     const MemoryEstimate memory = estimate(w);
@@ -340,8 +247,7 @@ int cmd_estimate(Context& ctx) {
     auto cards = target_cards(ctx, box);
     RankOptions options = rank_options(ctx.request, box);
     if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
-    Recommendation rec = plan_on(ctx, box, cards, options);
-    rec.limits = plan_limits(box, rec, cards, options);
+    const Recommendation rec = plan_box(ctx.request, box, cards, options);
     const auto launch = emit_launch(ctx, box, &rec);
     if (ctx.json())
         return ctx.emit(with_newline(estimate_json(w, memory, &rec, launch ? &*launch : nullptr)),
@@ -363,8 +269,7 @@ int cmd_check(Context& ctx) {
     Workload w = resolve(ctx);
     auto cards = target_cards(ctx, w);
     const RankOptions options = rank_options(ctx.request, w);
-    Recommendation rec = plan_on(ctx, w, cards, options);
-    rec.limits = plan_limits(w, rec, cards, options);
+    const Recommendation rec = plan_box(ctx.request, w, cards, options);
     const int code = rec.fits ? kExitOk : kExitNo;
     // A check that answers no has nothing to launch: the answer stands, --emit is ignored.
     const auto launch = rec.fits ? emit_launch(ctx, w, &rec) : std::nullopt;
@@ -573,8 +478,10 @@ int cmd_rules(Context& ctx) {
 // Reads JSON Lines from a file or stdin and writes one result per line;
 // blank lines are skipped; any failed line makes the exit code 2.
 int cmd_batch(Context& ctx) {
-    const Catalog& catalog = ctx.catalog();
-    const auto& presets = embedded::model_presets();
+    // The same calibration file the flags would apply.
+    if (!ctx.calibration) ctx.calibration = load_calibration(ctx);
+    const BatchContext context{ctx.catalog(), embedded::model_presets(),
+                               ctx.calibration ? &*ctx.calibration : nullptr};
     const std::string path = ctx.positionals[0].empty() ? "-" : ctx.positionals[0].front();
     LineReader reader(path, path == "-" ? "batch input (stdin)" : "batch input", ctx.in);
     std::string line, buffer;
@@ -587,7 +494,7 @@ int cmd_batch(Context& ctx) {
     while (reader.next(line)) {
         ++number;
         if (trim(line).empty()) continue;
-        const BatchLineResult r = run_batch_line(line, number, catalog, presets);
+        const BatchLineResult r = run_batch_line(line, number, context);
         if (!r.ok) ++failed;
         buffer += r.json;
         buffer += '\n';

@@ -260,23 +260,30 @@ void append_line(const std::string& path, std::string_view what, std::string_vie
         throw OutputError{fmt::format("cannot write the {} {}: {}", what, shown, why)};
     };
     struct stat st {};
-    bool exists = ::lstat(path.c_str(), &st) == 0;
-    if (!exists && errno != ENOENT) fail(std::strerror(errno));
-    if (exists && S_ISLNK(st.st_mode)) {
-        // A link to a regular file is followed; a link to nothing is not
-        // created through (the file it names could be anywhere).
-        if (::stat(path.c_str(), &st) != 0)
-            fail("it is a symbolic link to nothing; give a regular file with --calibration");
+    bool exists = false;
+    int fd = -1;
+    // Two writers may both find no file: the one whose O_EXCL create loses
+    // finds the winner's file on the next round and appends to it.
+    for (int round = 0; round < 3 && fd < 0; ++round) {
+        exists = ::lstat(path.c_str(), &st) == 0;
+        if (!exists && errno != ENOENT) fail(std::strerror(errno));
+        if (exists && S_ISLNK(st.st_mode)) {
+            // A link to a regular file is followed; a link to nothing is not
+            // created through (the file it names could be anywhere).
+            if (::stat(path.c_str(), &st) != 0)
+                fail("it is a symbolic link to nothing; give a regular file with --calibration");
+        }
+        if (exists && !S_ISREG(st.st_mode))
+            fail(fmt::format("it is {}, not a regular file; give a regular file with --calibration",
+                             kind_of(st.st_mode)));
+        // O_NONBLOCK: a FIFO swapped in after the check fails the open instead
+        // of waiting; O_EXCL: a new file is never created through a link.
+        int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+        if (!exists) flags |= O_CREAT | O_EXCL;
+        fd = ::open(path.c_str(), flags, 0644);
+        if (fd < 0 && !(errno == EEXIST && !exists)) fail(std::strerror(errno));
     }
-    if (exists && !S_ISREG(st.st_mode))
-        fail(fmt::format("it is {}, not a regular file; give a regular file with --calibration",
-                         kind_of(st.st_mode)));
-    // O_NONBLOCK: a FIFO swapped in after the check fails the open instead of
-    // waiting; O_EXCL: a new file is never created through a link.
-    int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-    if (!exists) flags |= O_CREAT | O_EXCL;
-    const int fd = ::open(path.c_str(), flags, 0644);
-    if (fd < 0) fail(std::strerror(errno));
+    if (fd < 0) fail("another process kept replacing it");
     struct Closer {
         int fd;
         ~Closer() { ::close(fd); }

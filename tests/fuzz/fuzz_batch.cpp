@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     if (line.find('\n') != std::string_view::npos) return 0;  // the CLI splits lines first
     static const std::vector<ModelPreset> no_presets;
     try {
-        const BatchLineResult r = run_batch_line(line, 1, embedded::catalog(), no_presets);
+        const BatchLineResult r = run_batch_line(line, 1, {embedded::catalog(), no_presets});
         const auto j = nlohmann::json::parse(r.json);
         if (!j.is_object() || j.value("schema", 0) != 1)
             finding("a batch result is not a schema-1 object");
