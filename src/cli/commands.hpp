@@ -96,5 +96,4 @@ struct Context {
     const Catalog* catalog_view_ = nullptr;
 };
 
-
 }  // namespace gpuadvise::cli
