@@ -74,8 +74,9 @@ EngineFit engine_fit(const Engine& e, const Gpu& gpu, bool describe) {
     const EngineBackend* b = e.backend(gpu.platform);
     if (b == nullptr || b->support == Support::No)
         return {false, why([&] {
-                    return fmt::format("{} does not run on {} ({})", e.name,
-                                       to_string(gpu.platform), gpu.name);
+                    return fmt::format("{} does not run on {} ({}){}", e.name,
+                                       to_string(gpu.platform), gpu.name,
+                                       b && !b->note.empty() ? fmt::format(": {}", b->note) : "");
                 })};
     if (b->min_compute_capability > 0 && gpu.compute_capability) {
         double cc = 0;

@@ -274,7 +274,7 @@ const std::vector<FieldSpec>& table() {
          "Keep part of the model in host memory (llama.cpp-style engines): auto (as llama.cpp's "
          "--fit: MoE experts first, then whole layers), none, experts (as --cpu-moe) or N "
          "layers on the GPU (as -ngl)",
-         "none (fit: auto)", Applies::Model, true},
+         "none (fit: auto)", Applies::Inference, true},
         {Field::Ram, "--ram", "", "ram", FieldKind::Value, kHostGroup, "SIZE",
          "Host memory for offloaded weights", "the platform's (data/platforms.json)",
          Applies::Model, true},

@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpuadvise/energy.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
+#include "gpuadvise/platform.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -90,6 +93,13 @@ RankOptions rank_options(const Request& r, const Workload& w) {
     if (const auto& v = r.get(Field::GpusPerNode)) {
         o.gpus_per_node = parse_positive_int(v->text, v->origin, 1024);
         const std::int64_t node = *o.gpus_per_node;
+        std::int64_t most = 0;
+        for (const HostPlatform& p : host_platforms()) most = std::max(most, p.max_gpus);
+        if (node > most)
+            throw InputError(fmt::format(
+                "{} {}: no platform in data/platforms.json holds {} GPUs in one node (the largest "
+                "holds {}); give --gpus-per-node {} or less",
+                v->origin, node, node, most, most));
         const Architecture& a = w.model.arch;
         // Tensor parallel stays inside a node's NVLink domain.
         if (w.trains() && w.parallel == Parallel::Tp && a.heads > 0 && a.heads % node != 0)
@@ -240,6 +250,21 @@ Recommendation plan_box(const Request& r, Workload& w, std::vector<const Gpu*>& 
         w.gpus = rec.count;
         w.parallel = rec.strategy;
         cards.assign(static_cast<std::size_t>(rec.count), gpu);
+    }
+    // A node size no platform holds for this card answers "does not fit" for
+    // the wrong reason: it is the value that is wrong.
+    if (const auto& v = r.get(Field::GpusPerNode); v && options.gpus_per_node) {
+        const Gpu& gpu = *cards.front();
+        if (!choose_platform(gpu, *options.gpus_per_node)) {
+            std::int64_t largest = 0;
+            for (const HostPlatform& p : host_platforms())
+                if (p.holds(gpu, p.max_gpus)) largest = std::max(largest, p.max_gpus);
+            throw InputError(fmt::format(
+                "{} {}: no platform in data/platforms.json holds {} x {} in one node (at most {}); "
+                "give --gpus-per-node {} or less",
+                v->origin, *options.gpus_per_node, *options.gpus_per_node, gpu.id, largest,
+                largest));
+        }
     }
     rec.limits = plan_limits(w, rec, cards, options);
     return rec;

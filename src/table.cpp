@@ -139,13 +139,17 @@ std::string render_markdown(const Table& table) {
     const Table t = sanitized(table);
     const auto escape = [](const std::string& cell) {
         std::string e;
+        // GitHub's tables: a backslash escapes the next character, so one
+        // before a '|' must be escaped too or the pipe would end the cell.
         for (char c : cell) {
-            if (c == '|')
-                e += "\\|";
-            else if (c == '\n')
-                e += "<br>";
-            else
+            if (c == '|' || c == '\\') {
+                e += '\\';
                 e += c;
+            } else if (c == '\n') {
+                e += "<br>";
+            } else {
+                e += c;
+            }
         }
         return e;
     };

@@ -105,11 +105,15 @@ double parse_bandwidth_gbps(std::string_view text, std::string_view flag) {
     constexpr std::string_view example = "900GB/s or 1TB/s";
     auto [value, suffix] = split_number(text, flag, example);
     double scale = 0;
-    if (suffix.empty() || suffix == "gb/s" || suffix == "gbps" || suffix == "gb")
+    if (suffix == "gb" || suffix == "tb" || suffix == "mb" || suffix == "gib" || suffix == "tib" ||
+        suffix == "mib")
+        throw InputError(fmt::format("{} {} is a size, not a rate; give a bandwidth like {}", flag,
+                                     quote(text), example));
+    if (suffix.empty() || suffix == "gb/s" || suffix == "gbps")
         scale = 1;
-    else if (suffix == "tb/s" || suffix == "tbps" || suffix == "tb")
+    else if (suffix == "tb/s" || suffix == "tbps")
         scale = 1e3;
-    else if (suffix == "mb/s" || suffix == "mb")
+    else if (suffix == "mb/s")
         scale = 1e-3;
     else
         throw InputError(fmt::format("{} {} has an unknown unit {}; use a bandwidth like {}", flag,

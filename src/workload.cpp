@@ -89,6 +89,14 @@ class Resolver {
         if (!t) return false;
         task_ = &find_task(t.text(), t.from());
         w_.task = task_;
+        // A task row names its model; a second model would answer another
+        // question under the row's name.
+        for (const Field f :
+             {Field::Model, Field::HfConfig, Field::Gguf, Field::Safetensors, Field::ModelDir})
+            if (task_->model && r_.has(f))
+                throw InputError(
+                    fmt::format("{} {} sets the model ({}); {} names another: drop one of them",
+                                t.from(), task_->id, *task_->model, r_.get(f)->origin));
         return !task_->model;
     }
 
@@ -826,11 +834,27 @@ class Resolver {
         w_.grad_accum_given = r_.has(Field::GradAccum) || w_.global_batch.has_value();
         if (!q.any()) return;
         const Arg p = arg(Field::Parallel);
-        if (p && (w_.parallel == Parallel::Tp || w_.parallel == Parallel::Pp))
+        if (p && (w_.parallel == Parallel::Tp || w_.parallel == Parallel::Pp ||
+                  w_.parallel == Parallel::Ddp || w_.parallel == Parallel::None))
             throw InputError(fmt::format(
-                "{} {} and --tp/--pp/--cp/--ep both split the model; with a layout, --parallel "
-                "says how data parallel shards: ddp, zero1, zero2, zero3 or fsdp",
-                p.from(), to_string(w_.parallel)));
+                "{} {} {} {} splits it; with a layout, --parallel says how the data-parallel "
+                "ranks shard: zero1, zero2, zero3 or fsdp",
+                p.from(), to_string(w_.parallel),
+                w_.parallel == Parallel::Ddp || w_.parallel == Parallel::None
+                    ? "keeps the whole model on every GPU, while"
+                    : "splits the model too, and",
+                layout_origin()));
+        // A requested interleaving must split the layers evenly: Megatron's
+        // interleaved schedule gives every virtual stage the same layers.
+        if (q.vpp && *q.vpp > 1) {
+            const std::int64_t chunks = q.pp.value_or(1) * *q.vpp;
+            const std::int64_t layers = w_.model.arch.total_layers();
+            if (q.pp.value_or(1) > 1 && layers % chunks != 0)
+                throw InputError(fmt::format(
+                    "{}: the model's {} layers do not split into pp {} x vpp {} = {} equal chunks "
+                    "(Megatron's interleaved schedule needs a multiple); choose another --vpp",
+                    layout_origin(), layers, q.pp.value_or(1), *q.vpp, chunks));
+        }
         // What the model allows whatever the count (dp = ep passes the ep check).
         Layout fixed{q.tp.value_or(1), q.pp.value_or(1), q.cp.value_or(1),
                      q.ep.value_or(1), q.ep.value_or(1), q.vpp.value_or(1)};

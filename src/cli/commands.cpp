@@ -230,7 +230,7 @@ int cmd_estimate(Context& ctx) {
     const Workload w = resolve(ctx);
     const MemoryEstimate memory = estimate(w);
     if (!ctx.request.has(Field::Gpu)) {
-        job_options(ctx.request);  // validated even without a card to time
+        rank_options(ctx.request, w);  // validated even without a card to time
         if (const auto& m = ctx.request.get(Field::MaxGpus))
             throw InputError(fmt::format(
                 "{} searches how many cards a plan needs: add --gpu to say which card", m->origin));
@@ -417,6 +417,13 @@ int cmd_fit(Context& ctx) {
     if (const auto& v = r.get(Field::Gpus))
         shape.gpus = parse_positive_int(v->text, v->origin, kMaxBoxGpus);
     std::vector<const Gpu*> cards = target_cards(ctx, shape);
+    // An engine that runs on none of the box's cards answers nothing.
+    if (const auto& e = r.get(Field::Engine)) {
+        const Engine& engine = parse_engine(e->text, e->origin);
+        for (const Gpu* g : cards)
+            if (const EngineFit f = engine_fit(engine, *g); !f.runs)
+                throw InputError(fmt::format("{} {}: {}", e->origin, quote(e->text), f.reason));
+    }
     if (cards.size() > 1 || r.has(Field::Gpus)) {
         base.set(Field::Gpus, std::to_string(cards.size()), "the box's cards");
     }
@@ -426,7 +433,25 @@ int cmd_fit(Context& ctx) {
         fit.min_context = parse_positive_int(v->text, v->origin, 1LL << 24);
     if (const auto& v = r.get(Field::MinSpeed))
         fit.min_speed = parse_positive_real(v->text, v->origin);
-    if (const auto& v = r.get(Field::Family)) fit.family = lower(trim(v->text));
+    if (const auto& v = r.get(Field::Family)) {
+        fit.family = lower(trim(v->text));
+        // A family no preset belongs to would answer "nothing runs".
+        std::vector<std::string> families;
+        bool known = false;
+        for (const ModelPreset& p : embedded::model_presets()) {
+            known = known || (!fit.family.empty() && p.id.find(fit.family) != std::string::npos);
+            const std::string first = p.id.substr(0, p.id.find_first_of("-0123456789"));
+            if (!first.empty() &&
+                std::find(families.begin(), families.end(), first) == families.end())
+                families.push_back(first);
+        }
+        if (!known) {
+            std::string list;
+            for (const auto& f : families) list += (list.empty() ? "" : ", ") + f;
+            throw InputError(fmt::format("{} {}: no preset's name holds it; families: {}",
+                                         v->origin, quote(v->text), list));
+        }
+    }
     fit.by_speed = options.rank_by == RankBy::Speed;
     if (options.rank_by != RankBy::Speed && options.rank_by != RankBy::Value)
         throw InputError(

@@ -168,8 +168,8 @@ ParsedArgs parse_args(const Invocation& inv, Registration registration) {
         Bound b{f};
         switch (s.kind) {
             case FieldKind::Value:
-                // The last value wins, so an alias's option can be overridden
-                // (alias fits='gpuadvise check --gpu rtx-4090'; fits --gpu h100 ...).
+                // Every occurrence is kept, so a flag given twice with two
+                // values is refused below rather than one silently winning.
                 b.on = app.add_option(names, values[i])
                            ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
                 break;
@@ -211,9 +211,19 @@ ParsedArgs parse_args(const Invocation& inv, Registration registration) {
         const FieldSpec& s = spec(b.field);
         const std::size_t i = static_cast<std::size_t>(b.field);
         switch (s.kind) {
-            case FieldKind::Value:
-                if (b.on->count() > 0) out.request.set(b.field, values[i], std::string(s.flag));
+            case FieldKind::Value: {
+                if (b.on->count() == 0) break;
+                // results() holds every occurrence in order; the same value
+                // twice is harmless.
+                const auto& all = b.on->results();
+                for (const std::string& other : all)
+                    if (other != values[i])
+                        throw InputError(fmt::format("{} is given twice ({} and {}); give it once",
+                                                     s.flag, quote(all.front()),
+                                                     quote(all.back())));
+                out.request.set(b.field, values[i], std::string(s.flag));
                 break;
+            }
             case FieldKind::Switch:
                 if (counts[i] > 0) out.request.set(b.field, "true", std::string(s.flag));
                 break;

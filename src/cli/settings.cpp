@@ -32,6 +32,21 @@ std::string config_path(Getenv getenv, bool* explicit_path) {
     return {};
 }
 
+// A switch or toggle from the environment or the config file: true/false,
+// 1/0, yes/no, on/off in any case; anything else is refused, not read as off.
+std::string boolean(const FieldSpec& s, std::string_view text, std::string_view origin) {
+    const std::string t = lower(trim(text));
+    if (t == "true" || t == "1" || t == "yes" || t == "on") return "true";
+    if (t == "false" || t == "0" || t == "no" || t == "off") return "false";
+    throw InputError(
+        fmt::format("{} {}: {} is a switch; give true or false (or 1/0, yes/no, on/off)", origin,
+                    quote(text), s.key));
+}
+
+bool is_switch(const FieldSpec& s) {
+    return s.kind == FieldKind::Switch || s.kind == FieldKind::Toggle;
+}
+
 }  // namespace
 
 std::string default_calibration_path(Getenv getenv) {
@@ -89,6 +104,16 @@ Config parse_config(std::string_view text, const std::string& path) {
             continue;
         }
         if (v.is_null()) continue;
+        const FieldSpec* field = find_field_by_key(key);
+        if (field && is_switch(*field)) {
+            if (!v.is_bool() && !v.is_string())
+                throw InputError(
+                    fmt::format("{} must be true or false (got {})", origin, v.dump()));
+            c.values[key] = Given{
+                v.is_bool() ? (v.boolean() ? "true" : "false") : boolean(*field, v.text(), origin),
+                origin};
+            continue;
+        }
         if (!v.is_string() && !v.is_number())
             throw InputError(
                 fmt::format("{} must be a string or a number (got {})", origin, v.dump()));
@@ -115,7 +140,7 @@ void apply_settings(Request& request, const std::vector<Field>& accepts, const C
         }
         const std::string env = s.env_name();
         if (const char* v = getenv(env.c_str()); v && *v) {
-            request.set(f, v, env);
+            request.set(f, is_switch(s) ? boolean(s, v, env) : std::string(v), env);
             applied->push_back(fmt::format("{}={} (from {})", s.key, quote(v), env));
         } else if (const auto it = config.values.find(std::string(s.key));
                    it != config.values.end()) {

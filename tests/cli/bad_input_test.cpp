@@ -140,6 +140,37 @@ std::vector<Case> cases() {
           "--measured-memory", "1GiB"},
          "give only one"},
         {{m, "8B", "--calibration", "{dir}/malformed.json"}, "malformed.json line 1"},
+        // values that were silently accepted (issue 23)
+        {{"fit", "--gpu", "rtx-4090", "--family", ""}, "--family '': no preset's name holds it"},
+        {{"fit", "--gpu", "rtx-4090", "--family", "zzz"}, "families: llama"},
+        {{"fit", "--gpu", "rtx-4090", "--engine", "mlx"}, "does not run on cuda"},
+        {{m, "8B", "--method", "lora", "--offload", "auto"},
+         "--offload applies to --method inference"},
+        {{"estimate", m, "8B", "--gpu", "rtx-4090", "--engine", "llama.cpp", "--offload", "auto",
+          "--ram-bandwidth", "5GB"},
+         "is a size, not a rate"},
+        {{m, "8B", "--min-bandwidth", "1TB"}, "--min-bandwidth is not an option"},
+        {{"gpus", "--min-bandwidth", "1TB"}, "is a size, not a rate"},
+        {{m, "8B"}, "GPUADVISE_HAVE_HOST 'maybe'", "", {"GPUADVISE_HAVE_HOST=maybe"}},
+        {{m, "8B"}, "have_host is a switch", "", {"GPUADVISE_CONFIG={dir}/settings-switch.json"}},
+        {{"estimate", m, "8B", "--network", "bogus"}, "unknown --network 'bogus'"},
+        {{"check", "--gpu", "rtx-4090", m, "8B", "--network", "bogus"}, "unknown --network"},
+        {{m, "llama-3.1-70b", "--method", "full", "--gpus", "8", "--parallel", "ddp", "--tp", "8"},
+         "--parallel ddp keeps the whole model on every GPU"},
+        {{m, "llama-3.1-70b", "--method", "full", "--gpus", "64", "--pp", "4", "--vpp", "3"},
+         "80 layers do not split into pp 4 x vpp 3 = 12 equal chunks"},
+        {{"estimate", m, "llama-3.1-70b", "--method", "full", "--gpu", "h100-sxm5", "--gpus", "64",
+          "--gpus-per-node", "64"},
+         "holds 64 GPUs in one node"},
+        {{"estimate", m, "llama-3.1-70b", "--method", "full", "--gpu", "mi300a", "--gpus", "16",
+          "--gpus-per-node", "8"},
+         "holds 8 x amd-mi300a in one node (at most 4)"},
+        // a value flag given twice, and a task with another model (issue 23)
+        {{m, "8B", m, "70B"}, "--model is given twice ('8B' and '70B')"},
+        {{m, "8B", "--method", "lora", "--method", "full"}, "--method is given twice"},
+        {{m, "8B", "--catalog", "{dir}/ok.json", "--catalog", "{dir}/dupe.json"},
+         "--catalog is given twice"},
+        {{"--task", "serve-70b", m, "8B"}, "--task serve-70b sets the model"},
         // calibrate: what a run measured must be a measurement of this run (issue 23)
         {{"calibrate", m, "8B", "--gpu", "rtx-4090", "--from-log", "{dir}/digits.log",
           "--calibration", "{dir}/cal-new.jsonl"},
@@ -226,7 +257,7 @@ std::vector<Case> cases() {
           "--tp", "8", "--pp", "2"},
          "tp 8 x cp 1 x pp 2 = 16 does not divide 24 GPUs"},
         {{m, "llama-3.1-70b", "--method", "full", "--tp", "8", "--parallel", "tp"},
-         "both split the model"},
+         "splits the model too"},
         {{m, "llama-3.1-70b", "--method", "full", "--tp", "8", "--gpus", "1"},
          "splits the model, but --gpus is 1"},
         {{m, "llama-3.1-70b", "--method", "full", "--global-batch", "6", "--batch", "4"},
@@ -385,6 +416,7 @@ TEST_CASE("bad input: exit 2, one line on stderr naming the value, nothing on st
     dir.write("settings-typo.json", R"({"tpo": 3})");
     dir.write("settings-dupe.json", R"({"top": 3, "top": 4})");
     dir.write("settings-price.json", R"({"prices": {"nvidia-rtx-4090": 1e-300}})");
+    dir.write("settings-switch.json", R"({"have_host": "sometimes"})");
     dir.write("digits.log", "GPU peak memory allocation: " + std::string(300, '9') + " GiB\n");
     dir.write("tib.log", "GPU peak memory allocation: 1.5 TiB\n");
     dir.write("zero.log", "GPU peak memory allocation: 0 GiB\n");

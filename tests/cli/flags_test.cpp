@@ -97,8 +97,11 @@ TEST_CASE(
     CHECK(p.request.get(Field::Verbose)->text == "2");
     CHECK(p.request.get(Field::Batch)->text == "4");
     CHECK_FALSE(p.request.has(Field::Seq));
-    // The last value of a repeated option wins, as in most tools.
-    CHECK(parse_args(locate_args({"--model", "1B", "--model", "8B"}))
+    // A value option given twice with two values is refused (one would win
+    // silently); the same value twice is harmless.
+    CHECK_THROWS_WITH(parse_args(locate_args({"--model", "1B", "--model", "8B"})),
+                      Catch::Contains("--model is given twice ('1B' and '8B')"));
+    CHECK(parse_args(locate_args({"--model", "8B", "--model", "8B"}))
               .request.get(Field::Model)
               ->text == "8B");
     // Both forms of a toggle together are a contradiction.
