@@ -71,6 +71,12 @@ class Parser {
                                      source_, line, column, why));
     }
     [[noreturn]] void fail(std::string_view why) const { fail_at(pos_, why); }
+    // Valid JSON, but beyond what one document may hold (Limits).
+    [[noreturn]] void too_large(std::string_view why) const {
+        throw InputError(fmt::format(
+            "{}: too large to read ({}, by byte {}); a file of this kind is far smaller", source_,
+            why, pos_));
+    }
 
     void skip_ws() {
         while (pos_ < text_.size()) {
@@ -81,8 +87,9 @@ class Parser {
     }
 
     std::uint32_t add_node(Type type) {
-        if (doc_.nodes_.size() >= std::numeric_limits<std::uint32_t>::max())
-            fail("too many values");
+        if (doc_.nodes_.size() >=
+            std::min<std::size_t>(limits_.max_values, std::numeric_limits<std::uint32_t>::max()))
+            too_large(fmt::format("more than {} values at once", limits_.max_values));
         Document::Node n;
         n.type = type;
         n.offset = static_cast<std::uint32_t>(pos_);
@@ -159,6 +166,10 @@ class Parser {
         return n;
     }
 
+    std::string too_long() const {
+        return fmt::format("a string longer than {} MiB", limits_.max_string_bytes >> 20U);
+    }
+
     // Returns the string's contents (a view into the input when it has no
     // escapes); pos_ ends after the closing quote.
     std::string_view parse_string() {
@@ -169,6 +180,7 @@ class Parser {
             const auto c = static_cast<unsigned char>(text_[pos_]);
             if (c == '"') {
                 const std::string_view s = text_.substr(start, pos_ - start);
+                if (s.size() > limits_.max_string_bytes) too_large(too_long());
                 ++pos_;
                 return s;
             }
@@ -187,6 +199,11 @@ class Parser {
             if (pos_ >= text_.size()) fail_at(start - 1, "a string is not closed");
             const auto c = static_cast<unsigned char>(text_[pos_]);
             if (c == '"') {
+                if (out.size() > limits_.max_string_bytes) too_large(too_long());
+                unescaped_bytes_ += out.size();
+                if (unescaped_bytes_ > limits_.max_unescaped_bytes)
+                    too_large(fmt::format("more than {} MiB of strings with escapes",
+                                          limits_.max_unescaped_bytes >> 20U));
                 ++pos_;
                 doc_.unescaped_.push_back(std::move(out));
                 return doc_.unescaped_.back();
@@ -414,6 +431,7 @@ class Parser {
     std::string_view source_;
     Limits limits_;
     const Stream* stream_;
+    std::size_t unescaped_bytes_ = 0;
     std::size_t pos_ = 0;
     std::vector<std::string_view> keys_;  // member names of the objects being parsed
 };

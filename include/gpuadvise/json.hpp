@@ -90,8 +90,16 @@ class Value::Iterator {
     std::uint32_t index_;
 };
 
+// What one document may hold, so that memory is bounded by the input's size
+// and not by its shape: a 200 MB file of one long array would otherwise cost
+// gigabytes of tree. The defaults are far above any real catalog, config or
+// batch line (a 100,000-card catalog streams its cards, and each card is a
+// few hundred values); a streamed array's elements count one at a time.
 struct Limits {
     std::size_t max_depth = 64;
+    std::size_t max_values = 8'000'000;               // nodes of the tree held at once
+    std::size_t max_string_bytes = 16ULL << 20U;      // one string
+    std::size_t max_unescaped_bytes = 256ULL << 20U;  // strings copied to remove escapes
     // Stop after the first value and ignore what follows (vendor tools print
     // warnings after their JSON); `Document::consumed` says where it ended.
     bool allow_trailing = false;

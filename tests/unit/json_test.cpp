@@ -131,3 +131,33 @@ TEST_CASE("a vendor tool's JSON with trailing text parses with allow_trailing") 
         json::Document::parse("{\"a\":1}\nWARNING: low power", "tool", "JSON", l);
     CHECK(d.consumed() == 7);
 }
+
+TEST_CASE("a document's size is bounded by limits, not by its shape") {
+    json::Limits small;
+    small.max_values = 100;
+    small.max_string_bytes = 64;
+    small.max_unescaped_bytes = 100;
+    std::string many = "[";
+    for (int i = 0; i < 200; ++i) many += i ? ",1" : "1";
+    many += "]";
+    CHECK_THROWS_WITH(
+        json::Document::parse(many, "many.json", "JSON", small),
+        Catch::Contains("many.json: too large to read") && Catch::Contains("more than 100 values"));
+    CHECK_NOTHROW(json::Document::parse(many, "many.json"));  // the default limits hold it
+    CHECK_THROWS_WITH(
+        json::Document::parse("\"" + std::string(65, 'x') + "\"", "long.json", "JSON", small),
+        Catch::Contains("a string longer than"));
+    std::string escaped = "[";
+    for (int i = 0; i < 20; ++i) escaped += std::string(i ? "," : "") + "\"\\nabcdefghij\"";
+    escaped += "]";
+    CHECK_THROWS_WITH(json::Document::parse(escaped, "esc.json", "JSON", small),
+                      Catch::Contains("strings with escapes"));
+    // A streamed array counts its elements one at a time: 200 of them pass.
+    std::size_t seen = 0;
+    const json::Stream stream{"a", [&](json::Value, std::size_t) { ++seen; }};
+    std::string doc = "{\"a\":[";
+    for (int i = 0; i < 200; ++i) doc += std::string(i ? "," : "") + "[1,2,3]";
+    doc += "]}";
+    CHECK_NOTHROW(json::Document::parse(doc, "stream.json", "JSON", small, &stream));
+    CHECK(seen == 200);
+}
