@@ -50,6 +50,13 @@ bool has_fp8_path(std::string_view family) {
     return std::find(std::begin(kFamilies), std::end(kFamilies), family) != std::end(kFamilies);
 }
 
+// "2025-03": a year and a month (the day is not kept).
+bool is_year_month(std::string_view d) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    return d.size() == 7 && d[4] == '-' && std::all_of(d.begin(), d.begin() + 4, digit) &&
+           digit(d[5]) && digit(d[6]) && (d[5] == '0' ? d[6] != '0' : d[5] == '1' && d[6] <= '2');
+}
+
 std::optional<Price> price_field(json::ObjectReader& r, std::string_view key) {
     if (!r.has(key)) return std::nullopt;
     json::Path path;
@@ -58,9 +65,52 @@ std::optional<Price> price_field(json::ObjectReader& r, std::string_view key) {
     price.usd = p.number("usd", 1, 1e8);
     price.kind = enum_field(p, "kind", kPriceKinds);
     price.date = p.str_or("date", "");
+    if (!price.date.empty() && !is_year_month(price.date))
+        p.fail("date",
+               fmt::format("{} must be YYYY-MM (the month the price was seen)", quote(price.date)));
     price.source = p.str("source");
     p.finish();
     return price;
+}
+
+std::optional<UnifiedPool> unified_pool_field(json::ObjectReader& r, bool unified) {
+    if (!r.has("unified_pool")) return std::nullopt;
+    if (!unified) r.fail("unified_pool", "is given, but unified_memory is false (set it to null)");
+    json::Path path;
+    json::ObjectReader p = r.child("unified_pool", path);
+    UnifiedPool pool;
+    pool.default_share = p.number("default_share", 0.01, 1);
+    pool.max_share = p.opt_number("max_share", 0.01, 1);
+    if (pool.max_share && *pool.max_share < pool.default_share)
+        p.fail("max_share",
+               fmt::format("{} is below default_share {}", *pool.max_share, pool.default_share));
+    pool.setting = p.str("setting");
+    pool.source = p.str("source");
+    p.finish();
+    return pool;
+}
+
+std::optional<PowerRange> power_field(json::ObjectReader& r, std::optional<double> tdp) {
+    if (!r.has("power")) return std::nullopt;
+    json::Path path;
+    json::ObjectReader p = r.child("power", path);
+    PowerRange power;
+    power.min_watts = p.number("min_watts", 1, 5000);
+    power.max_watts = p.number("max_watts", 1, 5000);
+    if (power.max_watts < power.min_watts)
+        p.fail("max_watts",
+               fmt::format("{} is below min_watts {}", power.max_watts, power.min_watts));
+    power.tflops_at_watts = p.number("tflops_at_watts", 1, 5000);
+    if (power.tflops_at_watts < power.min_watts || power.tflops_at_watts > power.max_watts)
+        p.fail("tflops_at_watts",
+               fmt::format("{} is outside the range {}-{} W", power.tflops_at_watts,
+                           power.min_watts, power.max_watts));
+    power.source = p.str("source");
+    p.finish();
+    if (tdp && *tdp != power.max_watts)
+        r.fail("tdp_watts", fmt::format("{} must equal power.max_watts {} (the top of the range)",
+                                        *tdp, power.max_watts));
+    return power;
 }
 
 Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source, Storage& s) {
@@ -83,6 +133,11 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
     g.memory_type = r.str_or("memory_type", "");
     g.memory_bandwidth_gbps = r.number("memory_bandwidth_gbps", 1, 20000);
     g.unified_memory = r.opt_bool("unified_memory").value_or(false);
+    g.unified_pool = unified_pool_field(r, g.unified_memory);
+    if (g.vendor == Vendor::Apple && !g.unified_pool)
+        r.fail("unified_pool",
+               "is required for an Apple SoC (the share of memory macOS lets the "
+               "GPU wire, and the setting that moves it)");
     g.ecc = r.opt_bool("ecc");
     if (r.has("tflops")) {
         json::Path p;
@@ -105,6 +160,7 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
     }
     g.sparsity_multiplier = r.opt_number("sparsity_multiplier", 1, 4).value_or(1);
     g.tdp_watts = r.opt_number("tdp_watts", 1, 5000);
+    g.power = power_field(r, g.tdp_watts);
     if (r.has("pcie")) {
         json::Path p;
         json::ObjectReader pcie = r.child("pcie", p);
@@ -130,6 +186,12 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
             ic.fail("topology", "must be \"none\" when the type is \"none\"");
     }
     g.form = r.has("form") ? enum_field(r, "form", kFormFactors) : FormFactor::Card;
+    // A laptop GPU's speed is the laptop maker's power setting: the range and
+    // the power the figures are stated at are part of the entry.
+    if (g.form == FormFactor::Laptop && !g.power)
+        r.fail("power",
+               "is required for a laptop GPU (its TGP range and the watts the TFLOPS "
+               "are stated at)");
     g.cooling = r.has("cooling") ? enum_field(r, "cooling", kCoolings) : Cooling::Active;
     g.form_factor = r.str_or("form_factor", "");
     if (r.has("software")) {
