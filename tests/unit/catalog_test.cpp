@@ -303,8 +303,9 @@ TEST_CASE("unified pools, power ranges and price dates are validated") {
         "c"));
 }
 
-TEST_CASE("the shipped catalog: dated prices, unified pools, laptop power ranges") {
+TEST_CASE("the shipped catalog: dated prices, unified pools, laptop power ranges, 150+ cards") {
     const Catalog& c = embedded::catalog();
+    CHECK(c.gpus.size() >= 150);
     std::map<std::string, int> per_vendor;
     for (const Gpu& g : c.gpus) {
         INFO(g.id);
@@ -340,9 +341,22 @@ TEST_CASE("the shipped catalog: dated prices, unified pools, laptop power ranges
             CHECK(g.tflops.fp16);
         }
     }
-    CHECK(per_vendor["apple"] >= 10);
-    REQUIRE(find(c, "nvidia-v100-sxm2-16gb").price);
-    CHECK(find(c, "nvidia-v100-sxm2-16gb").price->kind == PriceKind::Used);
+    CHECK(per_vendor["apple"] >= 60);
+    CHECK(per_vendor["nvidia"] >= 90);
+    // China-market parts are region-restricted.
+    for (const char* id :
+         {"nvidia-a800-80gb-sxm", "nvidia-h800-sxm5", "nvidia-l20", "nvidia-rtx-4090d"}) {
+        INFO(id);
+        REQUIRE(find(c, id).region);
+        CHECK(*find(c, id).region == "cn");
+    }
+    // Used data-center cards carry a used price.
+    for (const char* id : {"nvidia-tesla-p40", "nvidia-tesla-p100-16gb", "nvidia-tesla-m40-24gb",
+                           "nvidia-v100-sxm2-16gb"}) {
+        INFO(id);
+        REQUIRE(find(c, id).price);
+        CHECK(find(c, id).price->kind == PriceKind::Used);
+    }
 }
 
 TEST_CASE("usable memory of a unified-memory part is its pool's default share") {
@@ -354,6 +368,12 @@ TEST_CASE("usable memory of a unified-memory part is its pool's default share") 
     // macOS: 2/3 of an 8 GB Mac (5461 MiB, as Metal reports), 3/4 of a 128 GB one.
     CHECK(usable_gib("apple-m1-7c-8gb") == Approx(8.0 * 2 / 3).epsilon(1e-3));
     CHECK(usable_gib("apple-m4-max-40c") == Approx(96.0).epsilon(1e-3));
+    CHECK(usable_gib("apple-m3-max-30c-36gb") == Approx(27.0).epsilon(1e-3));
+    // Strix Halo on Linux: GTT is half of the RAM unless raised.
+    CHECK(usable_gib("amd-ryzen-ai-max-plus-395-128gb") == Approx(64.0).epsilon(1e-3));
+    // Jetson and DGX Spark share the whole pool with the OS.
+    CHECK(usable_gib("nvidia-dgx-spark") == Approx(128.0).epsilon(1e-6));
+    CHECK(usable_gib("nvidia-jetson-agx-orin-64gb") == Approx(64.0).epsilon(1e-6));
     // A discrete card keeps all of its memory on Linux.
     CHECK(usable_memory(find(c, "nvidia-rtx-4090"), Os::Linux) ==
           find(c, "nvidia-rtx-4090").memory_bytes);
