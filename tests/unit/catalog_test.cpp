@@ -25,6 +25,15 @@ std::string catalog_of(const std::string& entries) {
     return R"({"schema":1,"gpus":[)" + entries + "]}";
 }
 
+// A card with a name of its own, for lookups.
+std::string named(const std::string& id, const std::string& name, const std::string& aliases = "",
+                  const std::string& vendor = "nvidia", const std::string& platform = "cuda") {
+    return R"({"id":")" + id + R"(","vendor":")" + vendor + R"(","name":")" + name +
+           R"(","aliases":[)" + aliases +
+           R"(],"segment":"consumer","arch_family":"ada","memory_bytes":25769803776,"memory_bandwidth_gbps":1008,"software":{"platform":")" +
+           platform + R"("},"sources":["test"]})";
+}
+
 const Gpu& find(const Catalog& c, std::string_view id) {
     for (const Gpu& g : c.gpus)
         if (g.id == id) return g;
@@ -137,6 +146,61 @@ TEST_CASE("GPU names resolve forgivingly and unknown or ambiguous names say what
                       Catch::Contains("ambiguous") && Catch::Contains("nvidia-a100-80gb-sxm"));
     CHECK(resolve_gpu(c, "a10").id == "nvidia-a10");
     CHECK_THROWS_AS(resolve_gpu(c, ""), InputError);
+}
+
+TEST_CASE(
+    "a name that matches several SKUs lists them, and a longer model name is another product") {
+    const Catalog& c = embedded::catalog();
+    // The RTX 4060 is not a 4060 Ti: "rtx-4060" is the 8 GB card, "4060 ti" both Ti SKUs.
+    for (const char* name : {"rtx-4060", "RTX 4060", "geforce rtx 4060", "4060"}) {
+        INFO(name);
+        CHECK(resolve_gpu(c, name).id == "nvidia-rtx-4060-8gb");
+    }
+    CHECK_THROWS_WITH(resolve_gpu(c, "4060 ti"),
+                      Catch::Contains("ambiguous") && Catch::Contains("nvidia-rtx-4060ti-8gb") &&
+                          Catch::Contains("nvidia-rtx-4060ti-16gb") &&
+                          !Catch::Contains("nvidia-rtx-4060-8gb") && !Catch::Contains("laptop"));
+    CHECK(resolve_gpu(c, "rtx-5060").id == "nvidia-rtx-5060-8gb");
+    CHECK(resolve_gpu(c, "4090 laptop").id == "nvidia-rtx-4090-laptop");
+    // Qualifiers pick or list SKUs of one product: memory, core counts, form factors.
+    CHECK_THROWS_WITH(resolve_gpu(c, "m1 max 64gb"), Catch::Contains("apple-m1-max-24c-64gb") &&
+                                                         Catch::Contains("apple-m1-max-32c-64gb"));
+    CHECK(resolve_gpu(c, "m3 max 36gb").id == "apple-m3-max-30c-36gb");
+    CHECK_THROWS_WITH(resolve_gpu(c, "a100 80gb"), Catch::Contains("nvidia-a100-80gb-pcie") &&
+                                                       Catch::Contains("nvidia-a100-80gb-sxm") &&
+                                                       !Catch::Contains("40gb"));
+    CHECK_THROWS_WITH(resolve_gpu(c, "rtx pro 5000"),
+                      Catch::Contains("nvidia-rtx-pro-5000-blackwell-72gb"));
+    CHECK(resolve_gpu(c, "h800").id == "nvidia-h800-sxm5");
+
+    // Without a plain RTX 5060 in the catalog, "rtx-5060" is unknown: the 5060 Ti is
+    // suggested, never silently taken.
+    const Catalog ti =
+        parse_catalog(catalog_of(named("nvidia-rtx-5060-ti-16gb", "GeForce RTX 5060 Ti 16GB") +
+                                 "," + named("nvidia-rtx-4090", "GeForce RTX 4090", R"("4090")")),
+                      "c.json");
+    CHECK_THROWS_WITH(resolve_gpu(ti, "rtx-5060"),
+                      Catch::Contains("unknown") && Catch::Contains("nvidia-rtx-5060-ti-16gb"));
+    CHECK(resolve_gpu(ti, "5060 ti").id == "nvidia-rtx-5060-ti-16gb");
+}
+
+TEST_CASE("suggestions for an unknown name match its words first") {
+    // "h800" before the catalog had one: the H100 and H200 share its "h", the
+    // W6800 only its digits.
+    const Catalog c = parse_catalog(
+        catalog_of(named("nvidia-h100-sxm5", "H100 SXM5 80GB", R"("h100 sxm")") + "," +
+                   named("nvidia-h200-sxm", "H200 SXM 141GB") + "," +
+                   named("amd-radeon-pro-w6800", "Radeon PRO W6800", R"("w6800")", "amd", "rocm")),
+        "c.json");
+    CHECK_THROWS_WITH(resolve_gpu(c, "h800"), Catch::Contains("nvidia-h100-sxm5") &&
+                                                  Catch::Contains("nvidia-h200-sxm") &&
+                                                  !Catch::Contains("w6800"));
+    const Catalog& e = embedded::catalog();
+    CHECK_THROWS_WITH(resolve_gpu(e, "h900"), Catch::Contains("did you mean") &&
+                                                  Catch::Contains("nvidia-h800-sxm5") &&
+                                                  !Catch::Contains("w6800"));
+    CHECK_THROWS_WITH(resolve_gpu(e, "mi300"),
+                      Catch::Contains("amd-mi300a") && Catch::Contains("amd-mi300x"));
 }
 
 // The reference table (tests/data/gpu_specs.csv, see tests/data/README.md) and
