@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
-"""Builds data/gpus.json (and the generated tables of docs/catalog.md) from
-tests/data/gpu_specs.csv plus the hand-sourced additions below.
+"""Maintains data/gpus.json and the generated tables of docs/catalog.md.
 
-Helper used once to write the catalog; the build never runs it.
-Usage:  python3 scripts/csv_to_catalog.py            (writes data/gpus.json)
-        python3 scripts/csv_to_catalog.py --check    (validates only)
+data/gpus.json is the source of truth. This script first wrote it from
+tests/data/gpu_specs.csv plus the hand-sourced ADDED entries (build(), kept for
+reference: --from-csv OUT writes that first version to OUT); the JSON has been
+edited directly since. The 2026-12 extension at the end of this file holds the
+hand-sourced changes made since then (PATCHES to existing entries, EXTENSION
+for new ones); running the script applies them to the JSON as it is.
+
+Usage:  python3 scripts/csv_to_catalog.py          (applies, validates, writes data/gpus.json and the doc tables)
+        python3 scripts/csv_to_catalog.py --check  (validates; fails when the JSON and this script disagree)
+The build never runs it: src/tools/gen_data.cpp parses and validates the JSON itself.
 
 Rules followed (see docs/catalog.md):
-  * every number comes from gpu_specs.csv, Epoch AI's ML hardware data, or a
-    vendor document; derived numbers are listed in DERIVED and in notes;
+  * every number comes from gpu_specs.csv, Epoch AI's ML hardware data, a
+    vendor document or a cited third-party database; derived numbers are
+    listed in DERIVED and in notes;
   * tensor throughput is dense; FP16/BF16 with FP32 accumulate;
   * interconnect bandwidth is total bidirectional GB/s per GPU;
-  * memory_bytes = nominal GB * 2**30.
+  * memory_bytes = nominal GB * 2**30;
+  * every price has usd, kind, date (YYYY-MM) and source.
 """
 import csv
 import json
@@ -937,7 +945,7 @@ apple("apple-m4-pro-20c-64gb", "M4 Pro (20-core GPU, 64GB)", "apple-m4", 2024, 6
       ["Apple newsroom, M4 Pro announcement (2024-10): up to 20-core GPU, 273 GB/s, up to 64 GB (Mac mini)", "goodnewsapodcast.com M4-family table (M4 Pro 24/48/64 GB, 273 GB/s)"])
 
 # ----------------------------------------------------------------------------
-KEYS = ["id", "vendor", "name", "aliases", "segment", "architecture", "arch_family", "launch_year", "memory_bytes",
+CSV_KEYS = ["id", "vendor", "name", "aliases", "segment", "architecture", "arch_family", "launch_year", "memory_bytes",
         "memory_type", "memory_bandwidth_gbps", "unified_memory", "ecc", "tflops", "sparsity_multiplier", "tdp_watts",
         "pcie", "interconnect", "form_factor", "software", "video", "price", "sources", "confidence", "notes"]
 FAMILIES = {"volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna1", "cdna2", "cdna3", "cdna4", "rdna2", "rdna3",
@@ -950,11 +958,11 @@ def normalize(s):
     return re.sub(r"[\s\-_.]", "", s.lower())
 
 
-def validate(gpus):
+def validate_csv_build(gpus):
     errs = []
     seen = {}
     for e in gpus:
-        if list(e.keys()) != KEYS:
+        if list(e.keys()) != CSV_KEYS:
             errs.append(f"{e['id']}: keys {list(e.keys())}")
         if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", e["id"]):
             errs.append(f"{e['id']}: bad id")
@@ -1051,40 +1059,956 @@ def doc_tables(gpus):
     return derived_tbl, "\n".join(rows), by_id
 
 
-def main():
-    gpus = build()
-    errs = validate(gpus)
+
+# ============================================================================
+# 2026-12 extension. data/gpus.json is the catalog's source of truth: it was
+# first written by build() above and has been edited since (form, cooling,
+# PCI ids, street prices, regions). This part of the script no longer writes
+# the file from the CSV; it applies the hand-sourced changes below to the JSON
+# as it is (PATCHES for existing entries, EXTENSION for new ones), validates
+# the result and refreshes the generated tables of docs/catalog.md. Running it
+# twice changes nothing; --check fails when the JSON and this script disagree.
+# ============================================================================
+
+# Key order of an entry in data/gpus.json. Keys in brackets in ENTRY_OPTIONAL
+# appear only when they have a value.
+ENTRY_KEYS = ["id", "vendor", "name", "aliases", "segment", "architecture", "arch_family", "launch_year",
+              "memory_bytes", "memory_type", "memory_bandwidth_gbps", "unified_memory", "unified_pool", "ecc",
+              "tflops", "sparsity_multiplier", "tdp_watts", "power", "pcie", "interconnect", "form_factor", "form",
+              "cooling", "software", "video", "price", "launch_price", "pci_ids", "sources", "confidence", "notes",
+              "region", "cloud_only"]
+ENTRY_OPTIONAL = {"cooling", "launch_price", "pci_ids", "region", "cloud_only"}
+TFLOPS_KEYS = ["fp32", "tf32", "fp16", "bf16", "fp8", "fp4", "int8"]
+ALL_FAMILIES = FAMILIES | {"maxwell", "pascal", "gcn5", "rdna3.5"}
+PRICE_KINDS = {"msrp", "street", "used", "list", "street-estimate"}
+
+TURING_WP = "NVIDIA Turing GPU Architecture whitepaper (Appendix A: GeForce RTX 2080 Ti / 2080 / 2070 Founders Edition and reference tables) https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf"
+RTX_BW_WP = "NVIDIA RTX Blackwell GPU Architecture whitepaper https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-architecture.pdf"
+NV_LAPTOP40 = "NVIDIA GeForce RTX 40 Series laptops spec comparison (CUDA cores, boost clock range, memory, TGP range, AI TOPS) https://www.nvidia.com/en-us/geforce/laptops/40-series/"
+NV_LAPTOP50 = "NVIDIA GeForce RTX 50 Series laptops spec comparison https://www.nvidia.com/en-us/geforce/laptops/50-series/"
+NEOWIN_50L = "Neowin, 'RTX 50-powered laptops promise double the performance' (2025-01-07): AI TOPS 1824/1334/992/798, CUDA cores 10496/7680/5888/4608, power 95-150/80-150/60-115/50-100 W, 24GB 256-bit / 16GB 256-bit / 12GB 192-bit / 8GB 128-bit GDDR7 https://www.neowin.net/news/rtx-50-powered-laptops-promise-double-the-performance-and-40-better-battery-life/"
+HMC = "hmc-tech.com GPU database (third-party, per-TGP laptop clocks) https://hmc-tech.com/gpu/"
+AMD_RX7000 = "AMD Radeon RX 7000 series product pages https://www.amd.com/en/products/graphics/desktops/radeon.html"
+AMD_RX6000 = "AMD Radeon RX 6000 series product pages https://www.amd.com/en/products/graphics/desktops/radeon.html"
+AMD_RX9000 = "AMD Radeon RX 9060 XT product page https://www.amd.com/en/products/graphics/desktops/radeon/9000-series/amd-radeon-rx-9060xt.html"
+STRIX = "AMD Ryzen AI Max 300 specifications (Ryzen AI Max+ 395: Radeon 8060S 40 CUs 2900 MHz; Max 390 / 385: Radeon 8050S 32 CUs 2800 MHz; cTDP 45-120 W), AMD CES 2025 table as reproduced by Comptoir Hardware (2025-02) https://www.comptoir-hardware.com/actus/processeurs/47986-lapu-strix-halo-decortique-et-teste--promesse-tenuen.html"
+STRIX_PAGE = "AMD Ryzen AI Max+ 395 product page https://www.amd.com/en/products/processors/laptop/ryzen/ai-300-series/amd-ryzen-ai-max-plus-395.html"
+STRIX_MEM = "svethardware.cz, AMD Ryzen AI Max (Strix Halo) launch: LPDDR5X-8000, 256-bit, 256 GB/s, default TDP 55 W configurable 45-120 W https://www.svethardware.cz/amd-predstavuje-ryzen-ai-max-strix-halo-s-az-16-jadry-a-gpu-se-40-cu/61477"
+AMD_VGM = "AMD blog, 'FAQs: AMD Variable Graphics Memory, VRAM, AI Model Sizes' (2025-07-29): Ryzen AI Max+ 395 (128GB) with 96GB of Variable Graphics Memory https://www.amd.com/en/blogs/2025/faqs-amd-variable-graphics-memory-vram-ai-model-sizes-quantization-mcp-more.html"
+ROCM_STRIX = "AMD ROCm docs, 'AMD Strix Halo system optimization' (2026-02-20): GTT is the pool of system RAM mapped for GPU compute (PyTorch); amdgpu.gttsize / ttm.pages_limit set its size https://rocm.docs.amd.com/en/latest/how-to/system-optimization/strixhalo.html"
+STRIX_GTT_DEFAULT = "StrixHaloMemory.md (Framework Desktop notes, 2026-05): 'GTT ... default size on recent Linux is roughly half of system RAM' https://g.o00.io/noisedestroyers/localgenai/raw/branch/main/StrixHaloMemory.md"
+JETSON = "NVIDIA Jetson AGX Orin Series Technical Brief v1.2 and Jetson modules comparison (GPU cores, GPU max frequency, sparse INT8 TOPS, memory, power modes) https://developer.nvidia.com/embedded/jetson-modules"
+APPLE_WSS = ("Metal recommendedMaxWorkingSetSize as printed by llama.cpp: 21845.34 MiB on 32 GB Macs (ggml-org/llama.cpp#2011, ollama/ollama#434) "
+             "and 5461.34 MiB on an 8 GB Mac (ggml-org/llama.cpp#5207) = 2/3; 96 GB of 128 GB and 48 GB of 64 GB = 3/4 "
+             "(https://stencel.io/posts/apple-silicon-limitations-with-usage-on-local-llm%20.html; gpustack/gpustack#1375: '75% of total RAM'); "
+             "36 GB -> ~27 GB (https://www.thinkdifferent.blog/blog/the-macbook-pro-setting-that-doubles-your-ai-performance/). "
+             "macOS 26 has been measured higher on some machines (107.52 GiB of 128 GiB, antirez/ds4#893), so these are conservative defaults")
+APPLE_WIRED = "sudo sysctl iogpu.wired_limit_mb=<MiB> (macOS 14+, until reboot; 0 = the default)"
+METAL_BENCH = "philipturner/metal-benchmarks README (GPU clock, cores, GOPS32 = GOPS16 for M1/M2) https://github.com/philipturner/metal-benchmarks"
+APPLEGPUINFO_M3 = "philipturner/applegpuinfo#4 (M3 Max powermetrics: GPU clock 1.380 GHz) and #15 (M3: 1.38 GHz) https://github.com/philipturner/applegpuinfo/issues/4"
+HMC_M4 = "hmc-tech.com Apple GPU pages (third-party: M4 / M4 Pro GPU 1470 MHz, M4 Max 1678 MHz) https://hmc-tech.com/gpu/apple-10-core-m4-fl-vs-apple-8-core-m4-fl"
+
+
+def tf_all(fp32=None, tf32=None, fp16=None, bf16=None, fp8=None, fp4=None, int8=None):
+    return {"fp32": fp32, "tf32": tf32, "fp16": fp16, "bf16": bf16, "fp8": fp8, "fp4": fp4, "int8": int8}
+
+
+def r1(x):
+    return round(x, 1)
+
+
+def geforce_tensor(sms, ghz, family):
+    """Dense per-SM rates of GeForce parts (FP32 accumulate at half rate): TF32 256, FP16/BF16 512, FP8 1024,
+    INT8 2048 FLOP/clk/SM (Ada, Blackwell). Ampere GeForce has no FP8. Turing: FP16 512 (FP32 acc), INT8 2048."""
+    k = sms * ghz / 1000.0
+    if family == "turing":
+        return dict(fp16=r1(k * 512), int8=r1(k * 2048))
+    out = dict(tf32=r1(k * 256), fp16=r1(k * 512), bf16=r1(k * 512), int8=r1(k * 2048))
+    if family in ("ada", "blackwell"):
+        out["fp8"] = r1(k * 1024)
+    return out
+
+
+def rocm(gfx, min_stack=None):
+    return {"platform": "rocm", "compute_capability": None, "gfx_target": gfx, "min_stack": min_stack}
+
+
+def cuda(cc, min_stack=None):
+    return {"platform": "cuda", "compute_capability": cc, "gfx_target": None,
+            "min_stack": min_stack if min_stack is not None else CUDA_MIN.get(cc)}
+
+
+def pcie3(gen=None, lanes=None, p2p=None):
+    return {"gen": gen, "lanes": lanes, "p2p": p2p}
+
+
+def link(type_="none", bw=None, n=1, topology=None):
+    if topology is None:
+        topology = "none" if type_ == "none" else "bridge"
+    return {"type": type_, "bandwidth_gbps": bw, "max_gpus": n, "topology": topology}
+
+
+def dated(kind, usd, date, source):
+    assert kind in PRICE_KINDS
+    return {"usd": usd, "kind": kind, "date": date, "source": source}
+
+
+def power_range(lo, hi, at, source):
+    return {"min_watts": lo, "max_watts": hi, "tflops_at_watts": at, "source": source}
+
+
+def pool(default, max_share, setting, source):
+    return {"default_share": default, "max_share": max_share, "setting": setting, "source": source}
+
+
+def entry(id_, vendor, name, aliases, segment, architecture, family, year, mem_gb, mem_type, bw, *, tflops, sources,
+          confidence, notes, unified=False, unified_pool=None, ecc=None, sparsity=1, tdp=None, power=None,
+          pcie=None, ic=None, form_factor="PCIe desktop card", form="card", cooling=None, sw=None, video=None,
+          price=None, launch_price=None, pci_ids=None, region=None, cloud_only=None, derived_how=None):
+    e = {"id": id_, "vendor": vendor, "name": name, "aliases": aliases, "segment": segment,
+         "architecture": architecture, "arch_family": family, "launch_year": year,
+         "memory_bytes": int(round(mem_gb * GIB)), "memory_type": mem_type, "memory_bandwidth_gbps": bw,
+         "unified_memory": unified, "unified_pool": unified_pool, "ecc": ecc, "tflops": tflops,
+         "sparsity_multiplier": sparsity, "tdp_watts": tdp, "power": power,
+         "pcie": pcie or pcie3(), "interconnect": ic or link(), "form_factor": form_factor, "form": form,
+         "cooling": cooling, "software": sw, "video": video or {"av1_encode": None, "nvenc": None},
+         "price": price, "launch_price": launch_price, "pci_ids": pci_ids, "sources": sources,
+         "confidence": confidence, "notes": notes, "region": region, "cloud_only": cloud_only}
+    if derived_how:
+        for field, how in derived_how:
+            derived(id_, field, how)
+    return e
+
+
+EXTENSION = []
+
+
+def ext(*a, **k):
+    EXTENSION.append(entry(*a, **k))
+
+
+# ------------------------------ NVIDIA GeForce desktop ---------------------------------------------
+def geforce(id_, name, aliases, arch, family, year, mem_gb, mem_type, bw, sms, cores, ghz, tdp, pcie_gen, lanes, cc,
+            price, sources, notes, nvenc=1, av1=None, ic=None, confidence="medium", check=None, region=None):
+    t = geforce_tensor(sms, ghz, family)
+    fp32 = r1(cores * 2 * ghz / 1000.0)
+    how = f"{sms} SMs x {ghz} GHz x GeForce per-SM rates; FP32 = {cores} x 2 x {ghz} GHz = {fp32}"
+    if check:
+        how += f"; {check}"
+    ext(id_, "nvidia", name, aliases, "consumer", arch, family, year, mem_gb, mem_type, bw,
+        tflops=tf_all(fp32=fp32, tf32=t.get("tf32"), fp16=t["fp16"], bf16=t.get("bf16"), fp8=t.get("fp8"),
+                      int8=t["int8"]),
+        sparsity=1 if family == "turing" else 2, tdp=tdp, pcie=pcie3(pcie_gen, lanes, False), ic=ic,
+        sw=cuda(cc), video={"av1_encode": av1 if av1 is not None else family in ("ada", "blackwell"), "nvenc": nvenc},
+        price=price, sources=sources, confidence=confidence, region=region,
+        notes=f"DERIVED: {how}. " + notes, derived_how=[("tflops.*", how)])
+
+
+ADA_DS = [ADA_WP, CUDA_GPUS]
+AMPERE_DS = [GA102_WP, CUDA_GPUS]
+
+geforce("nvidia-rtx-4060-8gb", "GeForce RTX 4060", ["4060", "rtx 4060", "rtx4060", "geforce rtx 4060", "rtx 4060 8gb"],
+        "Ada Lovelace (AD107)", "ada", 2023, 8, "GDDR6", 272, 24, 3072, 2.46, 115, 4, 8, "8.9",
+        dated("msrp", 299, "2023-06", "NVIDIA launch announcement (RTX 4060 family, availability 2023-06-29)"),
+        ["NVIDIA GeForce RTX 4060 family spec page (3072 CUDA cores, 2.46 GHz boost, 8 GB GDDR6 128-bit, 242 AI TOPS, 115 W) https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/"] + ADA_DS,
+        "272 GB/s = 17 Gbps x 128-bit. PCIe 4.0 x8. FP16/FP8 with FP16 accumulate 60.5/120.9 (twice the FP32-accumulate figures).",
+        check="x4096 = 241.8 = NVIDIA's 242 AI TOPS")
+geforce("nvidia-rtx-3060-ti", "GeForce RTX 3060 Ti", ["3060 ti", "rtx 3060 ti", "rtx3060ti", "geforce rtx 3060 ti"],
+        "Ampere (GA104)", "ampere", 2020, 8, "GDDR6", 448, 38, 4864, 1.665, 200, 4, 16, "8.6",
+        dated("msrp", 399, "2020-12", "NVIDIA launch announcement (RTX 3060 Ti, 2020-12-02)"),
+        ["NVIDIA GeForce RTX 3060 family spec page (4864 CUDA cores, 1.665 GHz boost, 8 GB GDDR6 256-bit, 200 W) https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/"] + AMPERE_DS,
+        "448 GB/s = 14 Gbps x 256-bit (a 2022 GDDR6X variant has 608 GB/s and is not a separate entry). FP16 with FP16 accumulate 64.8. No FP8.")
+geforce("nvidia-rtx-3060-8gb", "GeForce RTX 3060 8GB", ["rtx 3060 8gb", "3060 8gb", "rtx3060 8gb"],
+        "Ampere (GA106)", "ampere", 2022, 8, "GDDR6", 240, 28, 3584, 1.777, 170, 4, 16, "8.6", None,
+        ["NVIDIA GeForce RTX 3060 family spec page (RTX 3060 8GB: 3584 CUDA cores, 1.777 GHz boost, 8 GB GDDR6 128-bit) https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/",
+         "gpu_specs.csv row nvidia-rtx-3060-12gb (same GA106 configuration and clocks)"] + AMPERE_DS,
+        "Same GPU as the 12 GB card with a 128-bit bus: 240 GB/s = 15 Gbps x 128-bit (the 12 GB card has 360 GB/s). price null: NVIDIA announced no MSRP for the 8 GB model (2022-10).")
+geforce("nvidia-rtx-3050-8gb", "GeForce RTX 3050 8GB", ["3050", "rtx 3050", "rtx3050", "geforce rtx 3050", "rtx 3050 8gb"],
+        "Ampere (GA106/GA107)", "ampere", 2022, 8, "GDDR6", 224, 20, 2560, 1.777, 130, 4, 8, "8.6",
+        dated("msrp", 249, "2022-01", "NVIDIA launch announcement (CES 2022, availability 2022-01-27)"),
+        ["NVIDIA GeForce RTX 3050 family spec page (2560 CUDA cores, 1.777 GHz boost, 8 GB GDDR6 128-bit, 130 W) https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3050/"] + AMPERE_DS,
+        "224 GB/s = 14 Gbps x 128-bit. PCIe 4.0 x8. The 6 GB RTX 3050 (2024, 70 W) is a different card and not in the catalog.")
+geforce("nvidia-rtx-5060-8gb", "GeForce RTX 5060", ["5060", "rtx 5060", "rtx5060", "geforce rtx 5060", "rtx 5060 8gb"],
+        "Blackwell (GB206)", "blackwell", 2025, 8, "GDDR7", 448, 30, 3840, 2.497, 145, 5, 8, "12.0",
+        dated("msrp", 299, "2025-05", "NVIDIA launch announcement (RTX 5060, availability 2025-05-19)"),
+        ["NVIDIA GeForce RTX 5060 family spec page (3840 CUDA cores, 2.50 GHz boost, 8 GB GDDR7 128-bit, 614 AI TOPS, 145 W) https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5060-family/", RTX_BW_WP, CUDA_GPUS],
+        "448 GB/s = 28 Gbps x 128-bit. PCIe 5.0 x8. FP16 with FP16 accumulate 76.7.",
+        check="x8192 = 613.7 = NVIDIA's 614 AI TOPS (FP4 sparse)")
+geforce("nvidia-rtx-5050", "GeForce RTX 5050", ["5050", "rtx 5050", "rtx5050", "geforce rtx 5050", "rtx 5050 8gb"],
+        "Blackwell (GB207)", "blackwell", 2025, 8, "GDDR6", 320, 20, 2560, 2.572, 130, 5, 8, "12.0",
+        dated("msrp", 249, "2025-07", "NVIDIA launch announcement (RTX 5050 desktop, availability 2025-07)"),
+        ["NVIDIA GeForce RTX 5050 spec page (2560 CUDA cores, 2.57 GHz boost, 8 GB GDDR6 128-bit, 421 AI TOPS, 130 W) https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5050/", RTX_BW_WP, CUDA_GPUS],
+        "GDDR6 (not GDDR7): 320 GB/s = 20 Gbps x 128-bit. PCIe 5.0 x8.",
+        check="x8192 = 421.4 = NVIDIA's 421 AI TOPS")
+geforce("nvidia-rtx-2080", "GeForce RTX 2080", ["2080", "rtx 2080", "rtx2080", "geforce rtx 2080"],
+        "Turing (TU104)", "turing", 2018, 8, "GDDR6", 448, 46, 2944, 1.71, 215, 3, 16, "7.5",
+        dated("msrp", 699, "2018-09", "NVIDIA launch announcement (reference $699, Founders Edition $799)"),
+        [TURING_WP, "NVIDIA GeForce RTX 2080 spec page (2944 CUDA cores, 1710 MHz reference boost, 8 GB GDDR6 256-bit, 448 GB/s, 215 W)", CUDA_GPUS],
+        "Reference clock 1.71 GHz (Founders Edition 1.80 GHz, 225 W). Turing whitepaper reference figures: FP16 tensor with FP16 accumulate 80.5, with FP32 accumulate 40.3, INT8 161.1. No BF16/TF32/FP8. NVLink bridge: one x8 link, 50 GB/s total, 2 cards.",
+        ic=link("nvlink", 50, 2))
+geforce("nvidia-rtx-2080-super", "GeForce RTX 2080 SUPER", ["2080 super", "rtx 2080 super", "rtx2080super", "geforce rtx 2080 super"],
+        "Turing (TU104)", "turing", 2019, 8, "GDDR6", 496, 48, 3072, 1.815, 250, 3, 16, "7.5",
+        dated("msrp", 699, "2019-07", "NVIDIA launch announcement (RTX SUPER series, availability 2019-07-23)"),
+        ["NVIDIA GeForce RTX 2080 SUPER spec page (3072 CUDA cores, 1815 MHz boost, 8 GB GDDR6 15.5 Gbps 256-bit, 496 GB/s, 250 W)", TURING_WP, CUDA_GPUS],
+        "496 GB/s = 15.5 Gbps x 256-bit. FP16 with FP16 accumulate 89.2. No BF16/TF32/FP8. NVLink bridge: one x8 link, 50 GB/s total, 2 cards.",
+        ic=link("nvlink", 50, 2))
+geforce("nvidia-rtx-2060-12gb", "GeForce RTX 2060 12GB", ["rtx 2060 12gb", "2060 12gb", "rtx2060 12gb"],
+        "Turing (TU106)", "turing", 2021, 12, "GDDR6", 336, 34, 2176, 1.65, 184, 3, 16, "7.5", None,
+        ["NVIDIA GeForce RTX 2060 12GB specifications (2176 CUDA cores, 1650 MHz boost, 12 GB GDDR6 192-bit, 184 W), NVIDIA GeForce RTX 20 series spec page https://www.nvidia.com/en-us/geforce/graphics-cards/compare/?section=compare-20", TURING_WP, CUDA_GPUS],
+        "Launched 2021-12 without an NVIDIA MSRP (price null). 336 GB/s = 14 Gbps x 192-bit. No BF16/TF32/FP8.")
+
+# GTX 1080 Ti: Pascal, no tensor cores.
+ext("nvidia-gtx-1080-ti", "nvidia", "GeForce GTX 1080 Ti", ["1080 ti", "gtx 1080 ti", "gtx1080ti", "geforce gtx 1080 ti"],
+    "consumer", "Pascal (GP102)", "pascal", 2017, 11, "GDDR5X", 484,
+    tflops=tf_all(fp32=11.3, int8=45.4), sparsity=1, tdp=250, pcie=pcie3(3, 16, False),
+    sw=cuda("6.1", "CUDA 8.0+"), video={"av1_encode": False, "nvenc": None},
+    price=dated("msrp", 699, "2017-03", "NVIDIA launch announcement (GDC 2017)"),
+    sources=["NVIDIA GeForce GTX 1080 Ti spec page (3584 CUDA cores, 1582 MHz boost, 11 GB GDDR5X 352-bit, 11 Gbps, 250 W) https://www.nvidia.com/en-gb/geforce/products/10series/geforce-gtx-1080-ti/",
+             "NVIDIA Tesla P40 datasheet (GP102 INT8 = 4x FP32 via DP4A: 47 TOPS at 12 TFLOPS)", CUDA_GPUS],
+    confidence="medium",
+    notes="No tensor cores. DERIVED: FP32 = 3584 x 2 x 1.582 GHz = 11.3; INT8 = 4 x FP32 (DP4A dot product, as the GP102-based P40) = 45.4 TOPS. "
+          "fp16 null: GP102 runs FP16 at 1/64 of FP32 (~0.18 TFLOPS), so engines compute in FP32 or INT8 on it. No BF16/TF32/FP8. "
+          "484 GB/s = 11 Gbps x 352-bit. CUDA 13.0 no longer builds for Pascal (sm_61); use CUDA 12.x.",
+    derived_how=[("tflops.fp32/int8", "3584 x 2 x 1.582 GHz = 11.3; INT8 = 4 x FP32 (DP4A) = 45.4")])
+
+# ------------------------------ AMD Radeon desktop ---------------------------------------------------
+def radeon(id_, name, aliases, arch, family, year, mem_gb, bw, cus, ghz, tdp, gfx, price, sources, notes,
+           pcie=(4, 16), ai_tops=None, min_stack=None, confidence="medium"):
+    fp32 = r1(cus * 256 * ghz / 1000.0) if family != "rdna2" else round(cus * 128 * ghz / 1000.0, 2)
+    if family == "rdna2":
+        t = tf_all(fp32=fp32, fp16=round(2 * fp32, 2))
+        how = f"{cus} CUs x 128 FLOP/clk x {ghz} GHz = {fp32}; packed FP16 = 2 x FP32"
+    elif family == "rdna4":
+        t = tf_all(fp32=fp32, fp16=r1(ai_tops / 8), bf16=r1(ai_tops / 8), fp8=r1(ai_tops / 4), int8=r1(ai_tops / 4))
+        how = (f"FP32 = {cus} CUs x 256 FLOP/clk x {ghz} GHz = {fp32}; from AMD's {ai_tops} AI TOPS (INT4 sparse): "
+               f"INT8/FP8 dense = /4 = {r1(ai_tops / 4)}, FP16/BF16 = /8 = {r1(ai_tops / 8)} (as amd-rx-9070-xt)")
+    else:
+        t = tf_all(fp32=fp32, fp16=r1(2 * fp32), bf16=r1(2 * fp32))
+        how = f"{cus} CUs x 256 FLOP/clk x {ghz} GHz = {fp32}; FP16/BF16 (WMMA) = 2 x FP32"
+    ext(id_, "amd", name, aliases, "consumer", arch, family, year, mem_gb, "GDDR6", bw, tflops=t,
+        sparsity=2 if family == "rdna4" else 1, tdp=tdp, pcie=pcie3(pcie[0], pcie[1]),
+        sw=rocm(gfx, min_stack), video={"av1_encode": family != "rdna2", "nvenc": None}, price=price,
+        sources=sources, confidence=confidence, notes=f"DERIVED: {how}. " + notes,
+        derived_how=[("tflops.*", how)])
+
+
+radeon("amd-rx-7600", "Radeon RX 7600", ["7600", "rx 7600", "rx7600", "radeon rx 7600"], "RDNA 3 (Navi 33)", "rdna3", 2023,
+       8, 288, 32, 2.655, 165, "gfx1102", dated("msrp", 269, "2023-05", "AMD launch announcement (2023-05-24, $269)"),
+       ["AMD Radeon RX 7600 product page (32 CUs, 2655 MHz boost, 21.75 TFLOPS FP32, 43.5 TFLOPS FP16, 8 GB GDDR6 128-bit, 288 GB/s, 165 W) https://www.amd.com/en/products/graphics/desktops/radeon/7000-series/amd-radeon-rx-7600.html", AMD_RX7000],
+       "AMD gives 21.75 TFLOPS FP32 / 43.5 TFLOPS FP16 (rounded here to one decimal). PCIe 4.0 x8. gfx1102 is not on ROCm's official support list (HSA_OVERRIDE_GFX_VERSION is commonly used); no FP8; INT8 WMMA null.",
+       pcie=(4, 8))
+radeon("amd-rx-7600-xt", "Radeon RX 7600 XT", ["7600 xt", "rx 7600 xt", "rx7600xt", "radeon rx 7600 xt"], "RDNA 3 (Navi 33)", "rdna3", 2024,
+       16, 288, 32, 2.755, 190, "gfx1102", dated("msrp", 329, "2024-01", "AMD launch announcement (CES 2024, availability 2024-01-24)"),
+       ["AMD Radeon RX 7600 XT product page (32 CUs, 2755 MHz boost, 22.57 TFLOPS FP32, 16 GB GDDR6 128-bit, 288 GB/s, 190 W) https://www.amd.com/en/products/graphics/desktops/radeon/7000-series/amd-radeon-rx-7600-xt.html", AMD_RX7000],
+       "PCIe 4.0 x8. Same GPU as the RX 7600 with 16 GB and higher clocks. gfx1102 is not on ROCm's official support list; no FP8.",
+       pcie=(4, 8))
+for mem, tbp, usd in ((8, 150, 299), (16, 160, 349)):
+    radeon(f"amd-rx-9060-xt-{mem}gb", f"Radeon RX 9060 XT {mem}GB", [f"9060 xt {mem}gb", f"rx 9060 xt {mem}gb", f"rx9060xt {mem}gb", f"radeon rx 9060 xt {mem}gb"],
+           "RDNA 4 (Navi 44)", "rdna4", 2025, mem, 320, 32, 3.13, tbp, "gfx1200",
+           dated("msrp", usd, "2025-06", f"AMD launch announcement (Computex 2025; availability 2025-06-05, {mem} GB ${usd})"),
+           [f"AMD Radeon RX 9060 XT product page (32 CUs, 3130 MHz boost, 821 AI TOPS, {mem} GB GDDR6 20 Gbps 128-bit, 320 GB/s, {tbp} W) https://www.amd.com/en/products/graphics/desktops/radeon/9000-series/amd-radeon-rx-9060xt.html",
+            "gpu_specs.csv row amd-rx-9070-xt (RDNA4 AI TOPS convention)"],
+           "PCIe 5.0 x16. vLLM lists RX 9000 (gfx1200/1201). Check: 821 = 1557 (RX 9070 XT) x 32/64 CUs x 3.13/2.97 GHz.",
+           pcie=(5, 16), ai_tops=821, min_stack="ROCm 6.4.1+", confidence="low")
+radeon("amd-rx-6700-xt", "Radeon RX 6700 XT", ["6700 xt", "rx 6700 xt", "rx6700xt", "radeon rx 6700 xt"], "RDNA 2 (Navi 22)", "rdna2", 2021,
+       12, 384, 40, 2.581, 230, "gfx1031", dated("msrp", 479, "2021-03", "AMD launch announcement (2021-03-18)"),
+       ["AMD Radeon RX 6700 XT product page (40 CUs, 2581 MHz boost, 13.21 TFLOPS FP32, 12 GB GDDR6 192-bit, 384 GB/s, 230 W) https://www.amd.com/en/products/graphics/amd-radeon-rx-6700-xt", AMD_RX6000],
+       "RDNA2 has no matrix units: fp16 is the packed-FP16 vector peak. gfx1031 is not on ROCm's support list (HSA_OVERRIDE_GFX_VERSION=10.3.0 is commonly used). No BF16/TF32/FP8; INT8 null.")
+radeon("amd-rx-6800", "Radeon RX 6800", ["6800", "rx 6800", "rx6800", "radeon rx 6800"], "RDNA 2 (Navi 21)", "rdna2", 2020,
+       16, 512, 60, 2.105, 250, "gfx1030", dated("msrp", 579, "2020-11", "AMD launch announcement (2020-11-18)"),
+       ["AMD Radeon RX 6800 product page (60 CUs, 2105 MHz boost, 16.17 TFLOPS FP32, 16 GB GDDR6 256-bit, 512 GB/s, 250 W) https://www.amd.com/en/products/graphics/amd-radeon-rx-6800", AMD_RX6000],
+       "RDNA2 has no matrix units: fp16 is the packed-FP16 vector peak. 128 MB Infinity Cache. No BF16/TF32/FP8; INT8 null.")
+radeon("amd-rx-6800-xt", "Radeon RX 6800 XT", ["6800 xt", "rx 6800 xt", "rx6800xt", "radeon rx 6800 xt"], "RDNA 2 (Navi 21)", "rdna2", 2020,
+       16, 512, 72, 2.25, 300, "gfx1030", dated("msrp", 649, "2020-11", "AMD launch announcement (2020-11-18)"),
+       ["AMD Radeon RX 6800 XT product page (72 CUs, 2250 MHz boost, 20.74 TFLOPS FP32, 16 GB GDDR6 256-bit, 512 GB/s, 300 W) https://www.amd.com/en/products/graphics/amd-radeon-rx-6800-xt", AMD_RX6000],
+       "RDNA2 has no matrix units: fp16 is the packed-FP16 vector peak. No BF16/TF32/FP8; INT8 null.")
+
+
+# ------------------------------ Older and used data-center cards -------------------------------------
+PASCAL_NOTE = "CUDA 13.0 no longer builds for Maxwell, Pascal and Volta; use CUDA 12.x (and a PyTorch build that still ships their kernels)."
+ext("nvidia-tesla-p40", "nvidia", "Tesla P40", ["p40", "tesla p40", "nvidia p40", "tesla p40 24gb"],
+    "datacenter", "Pascal (GP102)", "pascal", 2016, 24, "GDDR5", 346,
+    tflops=tf_all(fp32=12, int8=47), ecc=True, tdp=250, pcie=pcie3(3, 16, True),
+    form_factor="PCIe FHFL dual-slot, passive", cooling="passive", sw=cuda("6.1", "CUDA 8.0+"),
+    video={"av1_encode": False, "nvenc": None},
+    price=dated("used", 295, "2026-06", "https://localaimaster.com/blog/tesla-p40-local-llm (2026-06-20): used P40 'often around $260-$330 as of June 2026' (mean of the range); eBay listings"),
+    sources=["NVIDIA Tesla P40 datasheet (3840 CUDA cores, 12 TFLOPS FP32, 47 TOPS INT8, 24 GB GDDR5, 346 GB/s, 250 W)",
+             EPOCH + " (row 'NVIDIA P40': 24 GB, 250 W, 11.76 TFLOPS FP32 at 1531 MHz)", CUDA_GPUS],
+    confidence="medium",
+    notes="No tensor cores; INT8 47 TOPS is the DP4A dot-product rate. fp16 null: GP102 runs FP16 at 1/64 of FP32, so llama.cpp computes in FP32/INT8 on it. "
+          "Epoch lists 694.3 GB/s, twice the datasheet's 346 GB/s (24 GB GDDR5 on a 384-bit bus at 7.2 Gbps): the catalog uses the datasheet. " + PASCAL_NOTE)
+ext("nvidia-tesla-p100-16gb", "nvidia", "Tesla P100 PCIe 16GB", ["p100", "tesla p100", "p100 16gb", "tesla p100 16gb", "p100 pcie"],
+    "datacenter", "Pascal (GP100)", "pascal", 2016, 16, "HBM2", 732,
+    tflops=tf_all(fp32=9.3, fp16=18.7), ecc=True, tdp=250, pcie=pcie3(3, 16, True),
+    form_factor="PCIe FHFL dual-slot, passive", cooling="passive", sw=cuda("6.0", "CUDA 8.0+"),
+    video={"av1_encode": False, "nvenc": None},
+    price=dated("used", 60, "2026-02", "https://gpudojo.pages.dev/articles/tesla-p100-16gb-ai-review.html (last updated 2026-02): '732 GB/s bandwidth for ~$60' used (eBay)"),
+    sources=["NVIDIA Tesla P100 PCIe datasheet (9.3 TFLOPS FP32, 18.7 TFLOPS FP16, 16 GB CoWoS HBM2, 732 GB/s, 250 W) https://images.nvidia.com/content/tesla/pdf/nvidia-tesla-p100-PCIe-datasheet.pdf",
+             EPOCH + " (row 'NVIDIA P100 PCIe 16GB': 732 GB/s, 250 W)", CUDA_GPUS],
+    confidence="high",
+    notes="fp16 18.7 is GP100's packed-FP16 vector rate (no tensor cores). No DP4A on GP100 (sm_60): INT8 null. No BF16/TF32/FP8. The SXM2 module (NVLink, 300 W, 10.6/21.2 TFLOPS) is not a separate entry. " + PASCAL_NOTE)
+ext("nvidia-tesla-m40-24gb", "nvidia", "Tesla M40 24GB", ["m40", "tesla m40", "m40 24gb", "tesla m40 24gb"],
+    "datacenter", "Maxwell (GM200)", "maxwell", 2016, 24, "GDDR5", 288,
+    tflops=tf_all(fp32=6.8), ecc=True, tdp=250, pcie=pcie3(3, 16, True),
+    form_factor="PCIe FHFL dual-slot, passive", cooling="passive", sw=cuda("5.2", "CUDA 7.5+"),
+    video={"av1_encode": False, "nvenc": None},
+    price=dated("used", 90, "2025-12", "https://gpudojo.pages.dev/articles/tesla-p40-best-budget-gpu.html (last updated 2025-12): Tesla M40 24GB ~$90 used (eBay)"),
+    sources=["NVIDIA Tesla M40 24GB product brief (3072 CUDA cores, up to 7 TFLOPS FP32, 24 GB GDDR5, 288 GB/s, 250 W)",
+             EPOCH + " (row 'NVIDIA M40': 288 GB/s, 250 W, 6.83 TFLOPS at 1112 MHz)", CUDA_GPUS],
+    confidence="medium",
+    notes="DERIVED fp32 = 3072 x 2 x 1.112 GHz = 6.8 (NVIDIA: 'up to 7'). Maxwell: no FP16 fast path, no DP4A, no tensor cores (fp16/int8 null). "
+          "The 12 GB M40 (2015-11) has the same bandwidth. " + PASCAL_NOTE,
+    derived_how=[("tflops.fp32", "3072 x 2 x 1.112 GHz boost = 6.8")])
+
+MI50_SRC = ("AMD press release 'AMD Unveils World's First 7nm Datacenter GPUs' (2018-11-06): MI60 FP16 29.5 / FP32 14.7 / FP64 7.4 TFLOPS, INT8 59 TOPS, 32 GB HBM2 1 TB/s; "
+            "MI50 FP16 26.5 / FP32 13.3 / FP64 6.6 TFLOPS, INT8 53 TOPS; Infinity Fabric Link up to 200 GB/s peer-to-peer, hives of 4 GPUs; PCIe 4.0")
+for id_, name, aliases, cus, mhz, fp16, fp32, i8 in (
+        ("amd-mi50-32gb", "Radeon Instinct MI50 32GB", ["mi50", "instinct mi50", "mi50 32gb", "radeon instinct mi50"], 60, 1725, 26.5, 13.3, 53),
+        ("amd-mi60", "Radeon Instinct MI60", ["mi60", "instinct mi60", "radeon instinct mi60"], 64, 1800, 29.5, 14.7, 59)):
+    ext(id_, "amd", name, aliases, "datacenter", "GCN 5 (Vega 20)", "gcn5", 2018, 32, "HBM2", 1024,
+        tflops=tf_all(fp32=fp32, fp16=fp16, int8=i8), ecc=True, tdp=300, pcie=pcie3(4, 16),
+        ic=link("infinity-fabric", 200, 4), form_factor="PCIe FHFL dual-slot, passive", cooling="passive",
+        sw=rocm("gfx906"), video={"av1_encode": False, "nvenc": None},
+        sources=[MI50_SRC, f"AMD {name} product page ({cus} CUs, {mhz} MHz peak engine clock, 32 GB HBM2, 1024 GB/s, 300 W)"],
+        confidence="medium",
+        notes="fp16 is the packed-FP16 vector rate (Vega 20 has no matrix cores); INT8 is the dot-product rate. No BF16/TF32/FP8. "
+              "min_stack null: AMD moved gfx906 to maintenance after ROCm 5.7; recent ROCm releases and LM Studio's ROCm runtime do not list it (lmstudio-ai/lms#228), "
+              "llama.cpp still runs on it (ROCm builds for gfx906 or Vulkan). Infinity Fabric Link bridges join hives of 4 at up to 200 GB/s peer-to-peer. "
+              "price null: no dated used-price source for the 32 GB card was found (the 16 GB MI50 sold for CNY 500-600 on Xianyu in 2025-01, https://v2ex.com/amp/t/1102193).")
+
+ext("nvidia-a16", "nvidia", "A16 (one of the board's four GPUs)", ["a16", "nvidia a16", "a16 16gb"],
+    "datacenter", "Ampere (4x GA107)", "ampere", 2021, 16, "GDDR6", 200,
+    tflops=tf_all(fp32=4.5, tf32=9, fp16=17.9, bf16=17.9, int8=35.9), ecc=True, sparsity=2, tdp=62.5,
+    pcie=pcie3(4, 16, True), form_factor="PCIe FHFL dual-slot, passive; four GPUs on one board", cooling="passive",
+    sw=cuda("8.6"), video={"av1_encode": False, "nvenc": 1},
+    sources=["NVIDIA A16 datasheet (4x GPUs, 4x 16 GB GDDR6, 4x 200 GB/s, FP32 4x 4.5 TF, TF32 4x 9 | 4x 18* TF, FP16 4x 17.9 | 4x 35.9* TF, INT8 4x 35.9 | 4x 71.8* TOPS, 250 W board) https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a16/pdf/a16-datasheet.pdf", CUDA_GPUS],
+    confidence="medium",
+    notes="One entry is one of the four GPUs software sees on an A16 board (64 GB in all, each GPU with its own 16 GB and 200 GB/s, joined only by the board's PCIe switch). "
+          "DERIVED tdp = 250 W board / 4 = 62.5. Figures are the datasheet's dense per-GPU values. Made for VDI; price null (no sourced board price).",
+    derived_how=[("tdp_watts", "250 W board / 4 GPUs = 62.5")])
+
+# ------------------------------ China-market SKUs (region cn) ----------------------------------------
+A800_SRC = EPOCH + " (rows 'NVIDIA A800 SXM' / 'NVIDIA A800 PCIe 80 GB': BF16 311.8, TF32 155.9, FP32 19.49 TFLOPS, 2.04 / 1.94 TB/s, 400 / 250 W; datasheet links to TechPowerUp https://www.techpowerup.com/gpu-specs/a800-sxm4-80-gb.c3966)"
+ext("nvidia-a800-80gb-sxm", "nvidia", "A800 80GB SXM4", ["a800 sxm", "a800 80gb sxm", "a800-sxm4-80gb", "a800 sxm4"],
+    "datacenter", "Ampere (GA100)", "ampere", 2022, 80, "HBM2e", 2039,
+    tflops=tf_all(fp32=19.5, tf32=156, fp16=312, bf16=312, int8=624), ecc=True, sparsity=2, tdp=400,
+    pcie=pcie3(4, 16), ic=link("nvlink", 400, 8, "switch"), form_factor="SXM4 (HGX A800 8-GPU baseboard)", form="module",
+    sw=cuda("8.0"), video={"av1_encode": False, "nvenc": 0}, region="cn",
+    sources=[A800_SRC, "gpu_specs.csv row nvidia-a100-80gb-sxm (same GA100 compute and memory)", CUDA_GPUS],
+    confidence="medium",
+    notes="China-market A100 with NVLink cut from 600 to 400 GB/s for export rules; compute and memory as the A100 80GB SXM4 (Epoch's 311.8/155.9/19.49 round to the A100's 312/156/19.5). INT8 624 as A100. No NVENC.")
+ext("nvidia-a800-80gb-pcie", "nvidia", "A800 80GB PCIe", ["a800 pcie", "a800 80gb pcie", "a800-pcie-80gb"],
+    "datacenter", "Ampere (GA100)", "ampere", 2022, 80, "HBM2e", 1935,
+    tflops=tf_all(fp32=19.5, tf32=156, fp16=312, bf16=312, int8=624), ecc=True, sparsity=2, tdp=250,
+    pcie=pcie3(4, 16, True), ic=link("nvlink", 400, 2), form_factor="PCIe FHFL dual-slot, passive", cooling="passive",
+    sw=cuda("8.0"), video={"av1_encode": False, "nvenc": 0}, region="cn",
+    sources=[A800_SRC, "gpu_specs.csv row nvidia-a100-80gb-pcie (same GA100 compute and memory)", CUDA_GPUS],
+    confidence="low",
+    notes="China-market A100 80GB PCIe with a 400 GB/s NVLink bridge (2 cards). Bandwidth 1935 GB/s as the A100 80GB PCIe (Epoch: 1.94 TB/s). tdp 250 W is Epoch's (TechPowerUp) figure; the A100 80GB PCIe is 300 W, so it is low confidence. No NVENC.")
+ext("nvidia-h800-sxm5", "nvidia", "H800 SXM5 80GB", ["h800", "h800 sxm", "h800 sxm5", "nvidia h800", "h800 80gb"],
+    "datacenter", "Hopper (GH100)", "hopper", 2023, 80, "HBM3", 3350,
+    tflops=tf_all(fp32=59.3, tf32=454.5, fp16=989, bf16=989, fp8=1978, int8=1979), ecc=True, sparsity=2, tdp=700,
+    pcie=pcie3(5, 16), ic=link("nvlink", 400, 8, "switch"), form_factor="SXM5 (HGX H800 8-GPU baseboard)", form="module",
+    sw=cuda("9.0"), video={"av1_encode": False, "nvenc": 0}, region="cn",
+    sources=[EPOCH + " (row 'NVIDIA H800 SXM5': 80 GB, 3.36 TB/s, BF16 989, TF32 454.5, FP32 59.3, INT8 1979, 700 W; datasheet link TechPowerUp https://www.techpowerup.com/gpu-specs/h800-sxm5.c3975)",
+             "gpu_specs.csv row nvidia-h100-sxm5 (same GH100 configuration)", CUDA_GPUS],
+    confidence="medium",
+    notes="China-market H100 SXM5 with NVLink cut to 400 GB/s (8 GPUs per HGX board) and FP64 cut to ~1 TFLOPS. Bandwidth 3350 GB/s as the H100 SXM5 datasheet (Epoch 3.36). "
+          "DERIVED fp8 = 2 x BF16 (Hopper) = 1978. Epoch's TF32 454.5 and FP32 59.3 use TechPowerUp's 1755 MHz boost; the H100 SXM5 datasheet gives 494.7 / 67 at NVIDIA's boost. No NVENC.",
+    derived_how=[("tflops.fp8", "2 x BF16 dense (Hopper) = 1978")])
+ext("nvidia-l20", "nvidia", "L20", ["l20", "nvidia l20", "l20 48gb"],
+    "datacenter", "Ada Lovelace (AD102)", "ada", 2023, 48, "GDDR6", 864,
+    tflops=tf_all(fp32=59.4, tf32=59.8, fp16=119.5, bf16=119.5, fp8=239, int8=239), ecc=True, sparsity=2, tdp=275,
+    pcie=pcie3(4, 16, True), form_factor="PCIe FHFL dual-slot, passive", cooling="passive",
+    sw=cuda("8.9"), video={"av1_encode": True, "nvenc": None}, region="cn",
+    price=dated("street-estimate", 4299, "2023-09", "Epoch AI 'Release price' column (source: https://viperatech.com/shop/nvidia-l20-pcie/)"),
+    sources=[EPOCH + " (row 'NVIDIA L20 PCle': 48 GB, 864 GB/s, FP32 59.35, TF32 59.8, BF16 119.5, INT8 239, 275 W, 2520 MHz, $4,299; datasheet link https://www.techpowerup.com/gpu-specs/l20.c4206)", ADA_WP, CUDA_GPUS],
+    confidence="medium",
+    notes="China-market Ada data-center card (cut-down AD102). DERIVED fp8 = INT8 rate (Ada data-center FP8 = INT8, as the L40S) = 239. Figures are dense (Epoch). NVENC count not recorded.",
+    derived_how=[("tflops.fp8", "Ada data-center FP8 = INT8 rate = 239")])
+geforce("nvidia-rtx-4090d", "GeForce RTX 4090 D", ["4090d", "4090 d", "rtx 4090d", "rtx 4090 d", "geforce rtx 4090 d"],
+        "Ada Lovelace (AD102)", "ada", 2023, 24, "GDDR6X", 1008, 114, 14592, 2.52, 425, 4, 16, "8.9",
+        dated("msrp", 1830, "2023-12", "NVIDIA China launch price CNY 12,999 (2023-12-28), converted at 7.10 CNY/USD (approximate)"),
+        ["NVIDIA China GeForce RTX 4090 D page (14592 CUDA cores, 2.52 GHz boost, 24 GB GDDR6X 384-bit, 425 W) https://www.nvidia.cn/geforce/graphics-cards/40-series/rtx-4090-d/", ADA_WP, CUDA_GPUS],
+        "China-market RTX 4090 with 114 of 128 SMs for export rules; memory and bandwidth as the RTX 4090 (21 Gbps x 384-bit). FP16 with FP16 accumulate 294.2.",
+        nvenc=2, region="cn")
+
+# ------------------------------ Newest data-center and workstation -----------------------------------
+ext("nvidia-b300", "nvidia", "B300 (HGX B300, per GPU)", ["b300", "nvidia b300", "hgx b300", "blackwell ultra", "b300 sxm"],
+    "datacenter", "Blackwell Ultra (GB110 dual-die)", "blackwell", 2025, 270, "HBM3e", 7700,
+    tflops=tf_all(fp32=75, tf32=1100, fp16=2250, bf16=2250, fp8=4500, fp4=14000, int8=157.5), ecc=True, sparsity=2, tdp=1100,
+    ic=link("nvlink", 1800, 8, "switch"), form_factor="SXM (HGX B300 8-GPU baseboard)", form="module",
+    sw=cuda("10.3", "CUDA 12.9+"), video={"av1_encode": False, "nvenc": 0},
+    sources=[EPOCH + " (row 'NVIDIA B300 (Blackwell Ultra)': 270 GB, 7.7 TB/s, 1.8 TB/s NVLink, 1100 W; dense FP32 75, TF32 1100, BF16 2250, FP8 4500, FP4 14000 TFLOPS, INT8 157.5 TOPS)",
+             "NVIDIA Blackwell Ultra datasheet https://resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet", CUDA_GPUS],
+    confidence="medium",
+    notes="Figures per GPU, dense, from Epoch (which cites NVIDIA's Blackwell Ultra datasheet and technical blog). memory_bytes = 270 GB x 2^30, Epoch's usable HGX figure (288 GB physical HBM3e, like the B200's 180 of 192). "
+          "Blackwell Ultra cuts INT8 to 157.5 TOPS (FP4/FP8 carry inference). Host PCIe not recorded (null). No NVENC.")
+ext("nvidia-gb300-gpu", "nvidia", "GB300 (per Blackwell Ultra GPU in NVL72)", ["gb300", "nvidia gb300", "gb300 gpu", "gb300-nvl72", "gb300 nvl72"],
+    "datacenter", "Blackwell Ultra + Grace CPU", "blackwell", 2025, 288, "HBM3e", 8000, unified=True,
+    tflops=tf_all(fp32=80, tf32=1250, fp16=2500, bf16=2500, fp8=5000, fp4=15000, int8=165), ecc=True, sparsity=2, tdp=1400,
+    ic=link("nvlink", 1800, 72, "switch"), form_factor="GB300 superchip (2 Blackwell Ultra GPUs + 1 Grace CPU) in a GB300 NVL72 rack", form="module",
+    sw=cuda("10.3", "CUDA 12.9+"), video={"av1_encode": False, "nvenc": 0},
+    sources=[EPOCH + " (row 'NVIDIA GB300 (Blackwell Ultra)': per GPU 287.5 GB, 8 TB/s, 1.8 TB/s NVLink, 1400 W; dense FP32 80, TF32 1250, BF16 2500, FP8 5000, FP4 15000, INT8 165)",
+             "NVIDIA GB300 NVL72 page https://www.nvidia.com/en-us/data-center/gb300-nvl72/", CUDA_GPUS],
+    confidence="medium",
+    notes="Per GPU of a GB300 NVL72 rack (Epoch: GB300 is only sold in systems of two or more GPUs). memory_bytes = nominal 288 GB x 2^30 (Epoch 287.5 GB). unified_memory: coherent with the Grace CPU's LPDDR5X over NVLink-C2C; memory_bytes counts HBM only. "
+          "max_gpus 72 = NVL72 rack. Host PCIe: none (NVLink-C2C to Grace). No NVENC.")
+
+RTXPRO_SRC = "NVIDIA RTX PRO Blackwell desktop GPUs (GTC 2025): RTX PRO 6000 Workstation / Max-Q / Server Edition share GB202 with 188 SMs, 96 GB GDDR7 ECC 512-bit, 1792 GB/s; PRO 5000: 110 SMs, 48 GB 384-bit, 1344 GB/s, 300 W (as reported by https://www.purepc.pl/nvidia-rtx-pro-6000-rtx-pro-6000-max-q-rtx-pro-5000-rtx-pro-4500-oraz-rtx-pro-4000-profesjonalne-karty-graficzne-blackwell)"
+
+
+def rtx_pro(id_, name, aliases, arch, mem_gb, bw, tdp, t, how, sources, notes, confidence="low", cooling=None,
+            form_factor="PCIe dual-slot", nvenc=None, price=None, year=2025):
+    ext(id_, "nvidia", name, aliases, "workstation" if "Server" not in name else "datacenter", arch, "blackwell", year,
+        mem_gb, "GDDR7", bw, tflops=t, ecc=True, sparsity=2, tdp=tdp, pcie=pcie3(5, 16, True),
+        form_factor=form_factor, cooling=cooling, sw=cuda("12.0"), video={"av1_encode": True, "nvenc": nvenc},
+        price=price, sources=sources + [CUDA_GPUS], confidence=confidence, notes=f"DERIVED: {how}. " + notes,
+        derived_how=[("tflops.*", how)])
+
+
+def from_ai_tops(ai, fp32=None):
+    return tf_all(fp32=fp32 if fp32 is not None else r1(ai / 32), tf32=r1(ai / 16), fp16=r1(ai / 8), bf16=r1(ai / 8),
+                  fp8=r1(ai / 4), fp4=r1(ai / 2), int8=r1(ai / 4))
+
+
+rtx_pro("nvidia-rtx-pro-6000-blackwell-server", "RTX PRO 6000 Blackwell Server Edition",
+        ["rtx pro 6000 server", "rtx pro 6000 blackwell server", "rtx pro 6000 server edition", "pro 6000 server"],
+        "Blackwell (GB202)", 96, 1792, 600,
+        tf_all(fp32=125, tf32=252, fp16=504, bf16=504, fp8=1008, int8=1008),
+        "copied from the Workstation Edition (nvidia-rtx-pro-6000-blackwell: same GB202 with 188 SMs and the same 600 W maximum)",
+        [RTXPRO_SRC, "NVIDIA RTX PRO 6000 Blackwell Server Edition page https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/"],
+        "Passive card for servers (configurable power up to 600 W; the range is not recorded). The Server Edition's own datasheet peaks were not stored; treat the tensor figures as the Workstation Edition's. MIG up to 4 instances. 4 NVENC.",
+        cooling="passive", form_factor="PCIe FHFL dual-slot, passive", nvenc=4)
+rtx_pro("nvidia-rtx-pro-6000-blackwell-max-q", "RTX PRO 6000 Blackwell Max-Q Workstation Edition",
+        ["rtx pro 6000 max-q", "rtx pro 6000 blackwell max-q", "pro 6000 max-q", "rtx pro 6000 maxq"],
+        "Blackwell (GB202)", 96, 1792, 300, from_ai_tops(3511, fp32=110),
+        "from NVIDIA's 3511 AI TOPS (FP4 sparse) with pro full-rate FP32 accumulate: FP16/BF16 = /8 = 438.9, FP8/INT8 = /4 = 877.8, TF32 = /16 = 219.4, FP4 dense = /2; FP32 110 is NVIDIA's",
+        [RTXPRO_SRC, "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition datasheet (110 TFLOPS FP32, 3511 AI TOPS, 300 W), summarised by https://blog.us.fixstars.com/what-kind-of-gpu-is-the-nvidia-rtx-pro-6000-blackwell-max-q"],
+        "Same GPU and memory as the Workstation Edition at half the power (lower clocks). Blower cooler. 4 NVENC.",
+        form_factor="PCIe dual-slot, blower", nvenc=4)
+for mem, gb_note, year in ((48, "", 2025), (72, " 72GB", 2025)):
+    rtx_pro("nvidia-rtx-pro-5000-blackwell" + ("-72gb" if mem == 72 else ""), "RTX PRO 5000 Blackwell" + gb_note,
+            (["rtx pro 5000 48gb", "rtx pro 5000 blackwell 48gb", "pro 5000 blackwell 48gb"] if mem == 48 else
+             ["rtx pro 5000 72gb", "rtx pro 5000 blackwell 72gb", "pro 5000 blackwell 72gb"]),
+            "Blackwell (GB202)", mem, 1344, 300, from_ai_tops(2064),
+            "from NVIDIA's 2064 AI TOPS (FP4 sparse) with pro full-rate FP32 accumulate: FP16/BF16 = /8 = 258.0, FP8/INT8 = /4 = 516.0, TF32 = /16 = 129.0, FP32 = /32 = 64.5 (/32 reproduces the PRO 6000's 125 TFLOPS from its 4000 AI TOPS), FP4 dense = /2",
+            [RTXPRO_SRC, "grokipedia summary of NVIDIA's RTX PRO 5000 Blackwell page (48 and 72 GB GDDR7 ECC, 1344 GB/s, 2064 AI TOPS, 300 W, 3 NVENC; 72 GB generally available 2025-12-18) https://grokipedia.com/page/Nvidia_RTX_Pro_5000_Blackwell",
+             "technical.city RTX PRO 5000 72 GB (14080 CUDA cores, 2377 MHz boost, 66.9 TFLOPS FP32) https://technical.city/en/video/RTX-PRO-4500-Blackwell-vs-RTX-PRO-5000-72-GB-Blackwell"],
+            "110 SMs / 14080 CUDA cores, 384-bit GDDR7 at 28 Gbps. " + ("The 72 GB model uses 3 GB GDDR7 chips on the same bus." if mem == 72 else "A 72 GB model exists (nvidia-rtx-pro-5000-blackwell-72gb)."),
+            form_factor="PCIe dual-slot, blower", nvenc=3, year=year)
+for id_, name, aliases, sms, cores, mem, bw, tdp, ff in (
+        ("nvidia-rtx-pro-4500-blackwell", "RTX PRO 4500 Blackwell", ["rtx pro 4500", "rtx pro 4500 blackwell", "pro 4500 blackwell"], 82, 10496, 32, 896, 200, "PCIe dual-slot, blower"),
+        ("nvidia-rtx-pro-4000-blackwell", "RTX PRO 4000 Blackwell", ["rtx pro 4000", "rtx pro 4000 blackwell", "pro 4000 blackwell"], 70, 8960, 24, 672, 140, "PCIe single-slot, blower")):
+    k = sms * 2.617
+    t = tf_all(fp32=r1(cores * 2 * 2.617 / 1000), tf32=r1(k * 512 / 1000), fp16=r1(k * 1024 / 1000), bf16=r1(k * 1024 / 1000),
+               fp8=r1(k * 2048 / 1000), int8=r1(k * 2048 / 1000))
+    rtx_pro(id_, name, aliases, "Blackwell (GB203)", mem, bw, tdp, t,
+            f"{sms} SMs x 2.617 GHz (third-party boost clock) x Blackwell pro per-SM rates (TF32 512, FP16/BF16 1024 with FP32 accumulate, FP8/INT8 2048 FLOP/clk; they reproduce the PRO 6000's 504 TFLOPS from 188 SMs at 2.617 GHz); FP32 = {cores} x 2 x 2.617 GHz",
+            [RTXPRO_SRC, f"technical.city {name} ({cores} CUDA cores, 2617 MHz boost, {tdp} W, {mem} GB GDDR7 {bw} GB/s) https://technical.city/en/video/RTX-PRO-4000-Blackwell-vs-RTX-PRO-5000-72-GB-Blackwell"],
+            f"GB203 with {sms} SMs, {mem} GB GDDR7 ECC at {bw} GB/s. NVIDIA's AI TOPS for this card were not stored, so the figures rest on a third-party boost clock (low).",
+            form_factor=ff, nvenc=None)
+
+
+# ------------------------------ Laptop GPUs -------------------------------------------------------------
+def laptop(id_, name, aliases, arch, family, year, mem_gb, mem_type, bw, lanes, sms, cores, ghz, lo, hi, ai, cc, sources,
+           notes, nvenc, clock_source, from_ai=False, confidence="low"):
+    if from_ai:
+        t = tf_all(fp32=r1(ai / 32), tf32=r1(ai / 32), fp16=r1(ai / 16), bf16=r1(ai / 16), fp8=r1(ai / 8), int8=r1(ai / 4))
+        how = (f"from NVIDIA's {ai} AI TOPS (FP4 sparse; GeForce Blackwell ratios as the desktop RTX 5070): FP32/TF32 = /32 = {t['fp32']}, "
+               f"FP16/BF16 = /16 = {t['fp16']}, FP8 = /8 = {t['fp8']}, INT8 = /4 = {t['int8']}, at the {hi} W top of the TGP range; no boost clock was found, "
+               "and on the other RTX 50 laptop GPUs NVIDIA's AI TOPS exceed the clock-derived figures by 15-26 %, so these are an upper bound")
+    else:
+        g = geforce_tensor(sms, ghz, family)
+        t = tf_all(fp32=r1(cores * 2 * ghz / 1000), tf32=g["tf32"], fp16=g["fp16"], bf16=g["bf16"], fp8=g["fp8"], int8=g["int8"])
+        how = (f"{sms} SMs x {ghz} GHz ({clock_source}, at the {hi} W top of the TGP range) x GeForce per-SM rates; FP32 = {cores} x 2 x {ghz} GHz = {t['fp32']}")
+        if ai:
+            ratio = ai / (sms * ghz * (4096 if family == "ada" else 8192) / 1000)
+            how += f"; NVIDIA's {ai} AI TOPS = {ratio:.2f} x the clock-derived figure"
+    ext(id_, "nvidia", name, aliases, "consumer", arch, family, year, mem_gb, mem_type, bw, tflops=t, sparsity=2,
+        tdp=hi, power=power_range(lo, hi, hi, (NV_LAPTOP40 if family == "ada" else NEOWIN_50L) + f" (TGP {lo}-{hi} W; laptop makers set it, Dynamic Boost can add 15-25 W)"),
+        pcie=pcie3(4 if family == "ada" else 5, lanes, False), form_factor="laptop GPU (soldered, with its own memory)",
+        form="laptop", sw=cuda(cc), video={"av1_encode": True, "nvenc": nvenc}, sources=sources + [CUDA_GPUS],
+        confidence=confidence,
+        notes=f"DERIVED: {how}. Speed scales with the laptop's TGP setting: configured at {lo} W it runs well below these figures. "
+              "price null: laptop GPUs are sold only inside laptops. " + notes,
+        derived_how=[("tflops.*", how)])
+
+
+L40_SRC = [NV_LAPTOP40, "data-check.eu / notebookcheck summaries of the RTX 40 laptop GPUs (TGP and boost ranges) https://data-check.eu/en/nvidia-geforce-rtx-4070-laptop-gpu/", ADA_WP]
+laptop("nvidia-rtx-4050-laptop", "GeForce RTX 4050 Laptop GPU", ["4050 laptop", "rtx 4050 laptop", "rtx 4050 mobile", "geforce rtx 4050 laptop"],
+       "Ada Lovelace (AD107)", "ada", 2023, 6, "GDDR6", 192, 8, 20, 2560, 2.37, 35, 115, 194, "8.9", L40_SRC,
+       "6 GB GDDR6 96-bit, 192 GB/s (16 Gbps). Boost 1605-2370 MHz across the TGP range.", 1, "NVIDIA's top boost clock",
+       confidence="medium")
+laptop("nvidia-rtx-4060-laptop", "GeForce RTX 4060 Laptop GPU", ["4060 laptop", "rtx 4060 laptop", "rtx 4060 mobile", "geforce rtx 4060 laptop"],
+       "Ada Lovelace (AD107)", "ada", 2023, 8, "GDDR6", 256, 8, 24, 3072, 2.37, 35, 115, 233, "8.9", L40_SRC,
+       "8 GB GDDR6 128-bit, 256 GB/s. Boost 1470-2370 MHz across the TGP range.", 1, "NVIDIA's top boost clock",
+       confidence="medium")
+laptop("nvidia-rtx-4070-laptop", "GeForce RTX 4070 Laptop GPU", ["4070 laptop", "rtx 4070 laptop", "rtx 4070 mobile", "geforce rtx 4070 laptop"],
+       "Ada Lovelace (AD106)", "ada", 2023, 8, "GDDR6", 256, 8, 36, 4608, 2.175, 35, 115, 321, "8.9", L40_SRC,
+       "8 GB GDDR6 128-bit, 256 GB/s. Boost 1230 MHz at 35 W to 2175 MHz at 115 W (notebookcheck via data-check.eu).", 1, "NVIDIA's top boost clock",
+       confidence="medium")
+laptop("nvidia-rtx-4080-laptop", "GeForce RTX 4080 Laptop GPU", ["4080 laptop", "rtx 4080 laptop", "rtx 4080 mobile", "geforce rtx 4080 laptop"],
+       "Ada Lovelace (AD104)", "ada", 2023, 12, "GDDR6", 432, 16, 58, 7424, 2.28, 60, 150, 542, "8.9", L40_SRC,
+       "12 GB GDDR6 192-bit, 432 GB/s (18 Gbps). Boost 1350-2280 MHz across the TGP range.", 2, "NVIDIA's top boost clock",
+       confidence="medium")
+laptop("nvidia-rtx-4090-laptop", "GeForce RTX 4090 Laptop GPU", ["4090 laptop", "rtx 4090 laptop", "rtx 4090 mobile", "geforce rtx 4090 laptop"],
+       "Ada Lovelace (AD103)", "ada", 2023, 16, "GDDR6", 576, 16, 76, 9728, 2.04, 80, 150, 686, "8.9",
+       L40_SRC + ["data-check.eu RTX 4090 Laptop GPU (AD103, 9728 shaders, 16 GB GDDR6 256-bit at 20 Gbps effective, TGP 80-150 W + 15 W Dynamic Boost) https://data-check.eu/en/nvidia-geforce-rtx-4090-laptop-gpu/", HMC + "nvidia-geforce-rtx-4090-laptop-140w (576 GB/s, 76 SMs)"],
+       "16 GB GDDR6 256-bit, 576 GB/s (18 Gbps; one summary says 20 Gbps). Boost 1455-2040 MHz. NVIDIA's 686 AI TOPS implies ~2.2 GHz, above the 2040 MHz spec boost; the catalog uses the spec clock.", 2, "NVIDIA's top boost clock")
+L50_SRC = [NEOWIN_50L, NV_LAPTOP50, RTX_BW_WP]
+laptop("nvidia-rtx-5070-laptop", "GeForce RTX 5070 Laptop GPU", ["5070 laptop", "rtx 5070 laptop", "rtx 5070 mobile", "geforce rtx 5070 laptop"],
+       "Blackwell (GB206)", "blackwell", 2025, 8, "GDDR7", 384, 8, 36, 4608, 2.347, 50, 100, 798, "12.0",
+       L50_SRC + ["tinhte.vn summary: RTX 5070 Laptop GB206, 4608 cores, 1425-2347 MHz, 8 GB GDDR7 128-bit, 798 AI TOPS https://tinhte.mywebsite.vn/threads/nvidia-geforce-rtx-5070-laptop-hieu-nang-va-thong-so.5079/post-5286"],
+       "8 GB GDDR7 128-bit; 384 GB/s assumes 24 Gbps GDDR7 (the speed is not in the stored sources).", 1, "third-party top boost clock")
+laptop("nvidia-rtx-5070-ti-laptop", "GeForce RTX 5070 Ti Laptop GPU", ["5070 ti laptop", "rtx 5070 ti laptop", "rtx 5070 ti mobile", "geforce rtx 5070 ti laptop"],
+       "Blackwell (GB205)", "blackwell", 2025, 12, "GDDR7", 672, 8, 46, 5888, None, 60, 115, 992, "12.0", L50_SRC,
+       "12 GB GDDR7 192-bit; 672 GB/s assumes 28 Gbps GDDR7.", 1, None, from_ai=True)
+laptop("nvidia-rtx-5080-laptop", "GeForce RTX 5080 Laptop GPU", ["5080 laptop", "rtx 5080 laptop", "rtx 5080 mobile", "geforce rtx 5080 laptop"],
+       "Blackwell (GB203)", "blackwell", 2025, 16, "GDDR7", 896, 16, 60, 7680, 2.287, 80, 150, 1334, "12.0",
+       L50_SRC + [HMC + "nvidia-geforce-rtx-5080-laptop-150w-vs-nvidia-geforce-rtx-4050-laptop-100w (7680 shaders, 2287 MHz at 150 W, 35.13 TFLOPS FP32)"],
+       "16 GB GDDR7 256-bit; 896 GB/s assumes 28 Gbps GDDR7.", 2, "hmc-tech's 150 W boost clock")
+laptop("nvidia-rtx-5090-laptop", "GeForce RTX 5090 Laptop GPU", ["5090 laptop", "rtx 5090 laptop", "rtx 5090 mobile", "geforce rtx 5090 laptop"],
+       "Blackwell (GB203)", "blackwell", 2025, 24, "GDDR7", 896, 16, 82, 10496, 2.16, 95, 150, 1824, "12.0",
+       L50_SRC + [HMC + "nvidia-geforce-rtx-5090-laptop-150w-vs-nvidia-rtx-5000-max-q (10496 shaders, 24 GB GDDR7, 2160 MHz at 150 W, 45.34 TFLOPS FP32, 896 GB/s)"],
+       "24 GB GDDR7 256-bit (3 GB chips), 896 GB/s.", 3, "hmc-tech's 150 W boost clock")
+
+# ------------------------------ APUs and unified-memory machines ----------------------------------------
+NONE_SETTING = "none: the CPU and GPU allocate from one pool; what the OS and its services use comes out of it"
+STRIX_POOL = pool(0.5, 0.75,
+                  "Linux: amdgpu.gttsize / ttm.pages_limit (GTT, the pool ROCm and PyTorch allocate from); BIOS: UMA carve-out "
+                  "(AMD Variable Graphics Memory, up to 96 GB of 128 GB)",
+                  STRIX_GTT_DEFAULT + "; " + ROCM_STRIX + "; " + AMD_VGM + ". max_share 0.75 is the documented carve-out (96 of 128 GB); GTT can be raised further with ttm.pages_limit")
+
+
+def strix(id_, name, aliases, gpu_name, cus, mhz, mem, price, notes, confidence="medium"):
+    fp32 = r1(cus * 256 * mhz / 1e6)
+    how = f"{cus} CUs x 256 FLOP/clk x {mhz / 1000} GHz = {fp32}; FP16/BF16 (WMMA) = 2 x FP32 (RDNA3 convention)"
+    ext(id_, "amd", name, aliases, "consumer", f"RDNA 3.5 (Strix Halo, {gpu_name}, {cus} CUs) + Zen 5", "rdna3.5", 2025, mem,
+        "LPDDR5X", 256, unified=True, unified_pool=STRIX_POOL,
+        tflops=tf_all(fp32=fp32, fp16=r1(2 * fp32), bf16=r1(2 * fp32)), tdp=120,
+        power=power_range(45, 120, 120, STRIX + " (cTDP 45-120 W, default 55 W)"),
+        form_factor="APU (mini PC or laptop; LPDDR5X-8000 soldered, 256-bit)", form="soc",
+        sw=rocm("gfx1151"), video={"av1_encode": True, "nvenc": None}, price=price,
+        sources=[STRIX, STRIX_PAGE, STRIX_MEM, ROCM_STRIX, AMD_VGM], confidence=confidence,
+        notes=f"DERIVED: {how}. The clock is AMD's maximum; tflops_at_watts is the top of the cTDP range (sustained clocks at lower power are lower). "
+              "256 GB/s = LPDDR5X-8000 x 256-bit. Unified memory: the GPU's share is the GTT size on Linux (half of RAM by default) or the BIOS carve-out; "
+              "see unified_pool. min_stack null: ROCm support for gfx1151 arrived during 2025 (see the ROCm Strix Halo page); llama.cpp also runs on Vulkan. " + notes,
+        derived_how=[("tflops.fp32/fp16/bf16", how)])
+
+
+strix("amd-ryzen-ai-max-plus-395-128gb", "Ryzen AI Max+ 395 128GB (Radeon 8060S)",
+      ["ryzen ai max+ 395 128gb", "ryzen ai max 395 128gb", "ai max+ 395 128gb", "strix halo 128gb", "radeon 8060s 128gb"],
+      "Radeon 8060S", 40, 2900, 128,
+      dated("msrp", 1999, "2025-02", "Framework Desktop, Ryzen AI Max+ 395 with 128 GB, $1,999 at launch (https://matthewjayhunter.com/post/reviews/hardware/framework_desktop; announced 2025-02-25)"),
+      "Price is a whole Framework Desktop (other mini PCs and laptops use the same APU).")
+strix("amd-ryzen-ai-max-plus-395-64gb", "Ryzen AI Max+ 395 64GB (Radeon 8060S)",
+      ["ryzen ai max+ 395 64gb", "ryzen ai max 395 64gb", "ai max+ 395 64gb", "strix halo 64gb", "radeon 8060s 64gb"],
+      "Radeon 8060S", 40, 2900, 64, None,
+      "price null: no dated price of a 64 GB configuration was stored.")
+strix("amd-ryzen-ai-max-390-32gb", "Ryzen AI Max 390 32GB (Radeon 8050S)",
+      ["ryzen ai max 390 32gb", "ai max 390 32gb", "ryzen ai max 390"],
+      "Radeon 8050S", 32, 2800, 32, None,
+      "AMD's Ryzen AI Max 390 supports 32-128 GB; this entry is the 32 GB configuration (laptops such as the 2025 ASUS ROG Flow Z13 are sold with it). price null.",
+      confidence="low")
+strix("amd-ryzen-ai-max-385-32gb", "Ryzen AI Max 385 32GB (Radeon 8050S)",
+      ["ryzen ai max 385 32gb", "ai max 385 32gb", "ryzen ai max 385"],
+      "Radeon 8050S", 32, 2800, 32,
+      dated("msrp", 1100, "2025-02", "Framework Desktop 'starts at US$1,100' with the Ryzen AI Max 385 and 32 GB (https://capitaldailynews.com/pt-us/categoria/ciencia-e-tecnologia/o-framework-desktop-e-um-pc-(semi)-modular-mas-me-lembra-um-gamecube-145152, 2025-02)"),
+      "Price is a whole Framework Desktop.")
+
+ext("nvidia-dgx-spark", "nvidia", "DGX Spark (GB10, 128GB)", ["dgx spark", "spark", "gb10", "nvidia gb10", "dgx spark 128gb", "project digits"],
+    "workstation", "Blackwell (GB10 Grace Blackwell superchip, 20 Arm cores)", "blackwell", 2025, 128, "LPDDR5X", 273,
+    unified=True, unified_pool=pool(1.0, 1.0, NONE_SETTING,
+                                    "NVIDIA DGX Spark: 128 GB LPDDR5X 'unified and coherent CPU-GPU' memory (https://dgx-spark.warehack.ing/hardware/; https://ai-infrastructure.net/dgx-spark/)"),
+    tflops=tf_all(fp32=31, tf32=31.3, fp16=62.5, bf16=62.5, fp8=125, fp4=500, int8=250), sparsity=2, tdp=140,
+    form_factor="desktop system (150 x 150 x 50.5 mm, 240 W power supply)", form="soc",
+    sw=cuda("12.1", None), video={"av1_encode": True, "nvenc": None},
+    price=dated("msrp", 3999, "2025-10", "NVIDIA DGX Spark Founders Edition ~$3,999 (https://ai-infrastructure.net/dgx-spark/, verified against the NVIDIA product page 2026-06)"),
+    sources=["GB10 at Hot Chips 2025 (NVIDIA/MediaTek): up to 1 PFLOP FP4 with sparsity, ~31 TFLOPS FP32, 6144 CUDA cores, 140 W SoC, LPDDR5X-9400 at 273-301 GB/s (reported by https://meterpreter.org/a-supercomputer-on-your-desk-nvidia-unveils-the-dgx-spark-ai-superchip)",
+             "NVIDIA DGX Spark product page and hardware guide (128 GB unified LPDDR5X, 273 GB/s, sm_121) https://www.nvidia.com/en-us/products/workstations/dgx-spark/", CUDA_GPUS],
+    confidence="low",
+    notes="DERIVED from NVIDIA's 1000 TFLOPS FP4 sparse with the GeForce Blackwell ratios (GB10 is sm_121, a consumer-class Blackwell SM): FP4 dense = /2 = 500, INT8 = /4 = 250, FP8 = /8 = 125, "
+          "FP16/BF16 = /16 = 62.5 (FP32 accumulate at half rate), TF32 = /32 = 31.3; FP32 31 is NVIDIA's. If GB10 runs FP32 accumulate at full rate, FP16/BF16 is 125. "
+          "273 GB/s is NVIDIA's figure (Hot Chips gave 273-301). The whole 128 GB is shared with DGX OS (unified_pool). Two units can be joined over ConnectX-7 (2x 200 GbE); not modelled as a link. "
+          "min_stack null: needs a CUDA that targets sm_121 (DGX OS ships it).",
+    derived_how=[("tflops.tf32/fp16/bf16/fp8/fp4/int8", "NVIDIA's 1000 TFLOPS FP4 sparse with GeForce Blackwell ratios (/2, /4, /8, /16, /32)")])
+
+JETSON_POOL_SRC = "NVIDIA Jetson: CPU and GPU share the module's DRAM (https://docs.nvidia.com/cuda/cuda-for-tegra-appnote/index.html: 'the same physical memory is shared between the CPU and the integrated GPU')"
+for id_, name, aliases, mem, cores, sms, ghz, tops, lo, hi, price in (
+        ("nvidia-jetson-agx-orin-64gb", "Jetson AGX Orin 64GB", ["jetson agx orin", "agx orin 64gb", "jetson agx orin 64gb", "orin 64gb"], 64, 2048, 16, 1.3, 170, 15, 60,
+         dated("msrp", 1999, "2022-03", "NVIDIA GTC 2022 announcement: Jetson AGX Orin Developer Kit (64 GB module) $1,999")),
+        ("nvidia-jetson-agx-orin-32gb", "Jetson AGX Orin 32GB", ["agx orin 32gb", "jetson agx orin 32gb", "orin 32gb"], 32, 1792, 14, 0.93, 108, 15, 40, None)):
+    fp16 = r1(tops / 4)
+    ext(id_, "nvidia", name, aliases, "workstation", "Ampere (GA10B, Orin SoC, 12-core Arm)", "orin", 2022 if mem == 64 else 2023, mem,
+        "LPDDR5", 204.8, unified=True, unified_pool=pool(1.0, 1.0, NONE_SETTING, JETSON_POOL_SRC),
+        tflops=tf_all(fp32=r1(cores * 2 * ghz / 1000), tf32=r1(fp16 / 2), fp16=fp16, bf16=fp16, int8=r1(tops / 2)), sparsity=2, tdp=hi,
+        power=power_range(lo, hi, hi, JETSON + f" (power modes {lo}-{hi} W; MAXN at {hi} W)"),
+        form_factor="embedded module (developer kit or carrier board)", form="soc", sw=cuda("8.7", "JetPack 5.0+ (CUDA 11.4+)"),
+        video={"av1_encode": False, "nvenc": None}, price=price,
+        sources=[JETSON, "llmperf.net Jetson GPU summary (Ampere tensor cores, sparse = 2x dense) https://llmperf.net/categories/gpu/Nvidia-Jetson"],
+        confidence="low",
+        notes=f"GPU only (the DLAs are not counted): {cores} CUDA cores / {sms} SMs at up to {ghz} GHz, {tops} sparse INT8 TOPS. DERIVED: INT8 dense = {tops}/2 = {r1(tops / 2)}; "
+              f"FP16/BF16 = INT8/2 = {fp16} (= {sms} SMs x {ghz} GHz x 2048, the A100-class per-SM rate); TF32 = FP16/2; FP32 = {cores} x 2 x {ghz} GHz. "
+              "204.8 GB/s = LPDDR5-6400 x 256-bit. The OS shares the pool (unified_pool). " + ("price is the developer kit." if price else "price null (module sold to OEMs; no dated price stored)."),
+        derived_how=[("tflops.*", f"{tops} sparse INT8 TOPS / 2 = INT8 dense; FP16 = INT8/2; TF32 = FP16/2; FP32 = {cores} x 2 x {ghz} GHz")])
+
+ext("nvidia-jetson-thor", "nvidia", "Jetson AGX Thor (T5000, 128GB)", ["jetson thor", "agx thor", "jetson agx thor", "thor t5000", "jetson t5000"],
+    "workstation", "Blackwell (Thor SoC, 14-core Arm Neoverse-V3AE)", "blackwell", 2025, 128, "LPDDR5X", 273,
+    unified=True, unified_pool=pool(1.0, 1.0, NONE_SETTING, JETSON_POOL_SRC),
+    tflops=tf_all(fp16=258.8, bf16=258.8, fp8=517.5, fp4=1035), sparsity=2, tdp=130,
+    power=power_range(40, 130, 130, "NVIDIA Jetson AGX Thor: configurable 40-130 W (https://learnaivisually.com/ai-explained/jetson-thor-edge-blackwell)"),
+    form_factor="embedded module (developer kit or carrier board)", form="soc", sw=cuda("11.0", "JetPack 7 (CUDA 13.0)"),
+    video={"av1_encode": True, "nvenc": None},
+    price=dated("msrp", 3499, "2025-08", "NVIDIA Jetson AGX Thor Developer Kit launch price $3,499 (2025-08-25)"),
+    sources=["NVIDIA Jetson AGX Thor: 2560-core Blackwell GPU with 96 fifth-generation Tensor Cores, 2070 FP4 TFLOPS (sparse), 128 GB LPDDR5X 256-bit 273 GB/s, 40-130 W https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-thor/",
+             "RidgeRun Jetson AGX Thor Blackwell GPU notes (2560 CUDA cores, 96 Tensor Cores, MIG) https://developer.ridgerun.com/wiki/index.php/NVIDIA_Jetson_AGX_Thor/Blackwell_GPU",
+             "NVIDIA developer forum: the dev kit reports 20 SMs (2560 CUDA cores) https://forums.developer.nvidia.com/t/clarification-on-cuda-core-and-tensor-core-counts-for-jetson-agx-thor/356355", CUDA_GPUS],
+    confidence="low",
+    notes="DERIVED from NVIDIA's 2070 FP4 TFLOPS (sparse): FP4 dense = 1035; FP8 = FP4/2 = 517.5; FP16/BF16 = FP8/2 = 258.8 (data-center Blackwell ratios: 20 SMs deliver 2070 sparse FP4 only with B200-class tensor cores). "
+          "fp32/tf32/int8 null: the GPU clock was not stored and Blackwell's INT8 rate on Thor is not published. The whole 128 GB is shared with the OS (unified_pool). Compute capability 11.0 (CUDA 13 numbering).",
+    derived_how=[("tflops.fp16/bf16/fp8/fp4", "2070 FP4 TFLOPS sparse / 2 = 1035 dense; FP8 = /2; FP16 = /4 (data-center Blackwell ratios)")])
+
+
+# ------------------------------ Apple silicon: every configuration sold ---------------------------------
+# (chip, family, year, memory type, GPU clock GHz, clock source, Apple's published TFLOPS for the top bin or None,
+#  segment, [(GPU cores, bandwidth GB/s, [memory GB ...]), ...], spec sources)
+APPLE_SPECS = "Apple Mac tech specs (support.apple.com; configurations as listed for MacBook Air/Pro, Mac mini, iMac, Mac Studio)"
+HFJS_MEM = "huggingface/huggingface.js#1937 (Apple memory options checked against the Apple tech-spec pages: M1 Pro 16/32, M1 Max 32/64, M1 Ultra 64/128, M2 Pro 16/32, M2 Ultra 64/128/192, M4 Max 36/48/64/128)"
+APPLE_CHIPS = [
+    ("M1", "apple-m1", 2020, "LPDDR4X", 1.278, METAL_BENCH, (8, 2.6), "consumer",
+     [(7, 66.7, [8, 16]), (8, 66.7, [8, 16])],
+     ["Apple newsroom, 'Apple unleashes M1' (2020-11): 8-core GPU, 2.6 teraflops", APPLE_SPECS]),
+    ("M1 Pro", "apple-m1", 2021, "LPDDR5", 1.296, METAL_BENCH, (16, 5.2), "consumer",
+     [(14, 200, [16, 32]), (16, 200, [16, 32])],
+     ["Apple newsroom, 'Introducing M1 Pro and M1 Max' (2021-10): M1 Pro up to 16-core GPU, 5.2 teraflops, 200 GB/s, up to 32 GB", HFJS_MEM, APPLE_SPECS]),
+    ("M1 Max", "apple-m1", 2021, "LPDDR5", 1.296, METAL_BENCH, (32, 10.4), "workstation",
+     [(24, 400, [32, 64]), (32, 400, [32, 64])],
+     ["Apple newsroom, 'Introducing M1 Pro and M1 Max' (2021-10): M1 Max up to 32-core GPU, 10.4 teraflops, 400 GB/s, up to 64 GB", HFJS_MEM, APPLE_SPECS]),
+    ("M1 Ultra", "apple-m1", 2022, "LPDDR5", 1.296, METAL_BENCH, (64, 21), "workstation",
+     [(48, 800, [64, 128]), (64, 800, [64, 128])],
+     ["Apple newsroom, M1 Ultra announcement (2022-03): up to 64-core GPU, 21 teraflops, 800 GB/s, up to 128 GB", HFJS_MEM, APPLE_SPECS]),
+    ("M2", "apple-m2", 2022, "LPDDR5", 1.398, METAL_BENCH, None, "consumer",
+     [(8, 100, [8, 16, 24]), (10, 100, [8, 16, 24])],
+     ["Apple newsroom, M2 announcement (2022-06): up to 10-core GPU, 100 GB/s, up to 24 GB", APPLE_SPECS]),
+    ("M2 Pro", "apple-m2", 2023, "LPDDR5", 1.398, METAL_BENCH, None, "consumer",
+     [(16, 200, [16, 32]), (19, 200, [16, 32])],
+     ["Apple newsroom, M2 Pro/M2 Max announcement (2023-01): M2 Pro up to 19-core GPU, 200 GB/s, up to 32 GB", HFJS_MEM, APPLE_SPECS]),
+    ("M2 Max", "apple-m2", 2023, "LPDDR5", 1.398, METAL_BENCH, None, "workstation",
+     [(30, 400, [32, 64]), (38, 400, [32, 64, 96])],
+     ["Apple newsroom, M2 Pro/M2 Max announcement (2023-01): M2 Max 30- or 38-core GPU, 400 GB/s, up to 96 GB (96 GB with the 38-core GPU)", APPLE_SPECS]),
+    ("M2 Ultra", "apple-m2", 2023, "LPDDR5", 1.398, METAL_BENCH, None, "workstation",
+     [(60, 800, [64, 128, 192]), (76, 800, [64, 128, 192])],
+     ["Apple newsroom, 'Apple introduces M2 Ultra' (2023-06-05): 60- or 76-core GPU, 800 GB/s, up to 192 GB", HFJS_MEM, APPLE_SPECS]),
+    ("M3", "apple-m3", 2023, "LPDDR5", 1.38, APPLEGPUINFO_M3, None, "consumer",
+     [(8, 100, [8, 16, 24]), (10, 100, [8, 16, 24])],
+     ["Apple newsroom, M3 family announcement (2023-10): M3 8- or 10-core GPU, 100 GB/s, up to 24 GB", APPLE_SPECS]),
+    ("M3 Pro", "apple-m3", 2023, "LPDDR5", 1.38, APPLEGPUINFO_M3, None, "consumer",
+     [(14, 150, [18, 36]), (18, 150, [18, 36])],
+     ["Apple newsroom, M3 family announcement (2023-10): M3 Pro 14- or 18-core GPU, 150 GB/s, 18 or 36 GB", APPLE_SPECS]),
+    ("M3 Max", "apple-m3", 2023, "LPDDR5", 1.38, APPLEGPUINFO_M3, None, "workstation",
+     [(30, 300, [36, 96]), (40, 400, [48, 64, 128])],
+     ["Apple MacBook Pro (Nov 2023) tech specs: M3 Max 14-core CPU / 30-core GPU with 36 or 96 GB (300 GB/s); 16-core CPU / 40-core GPU with 48, 64 or 128 GB (400 GB/s)", APPLE_SPECS]),
+    ("M3 Ultra", "apple-m3", 2025, "LPDDR5", 1.38, APPLEGPUINFO_M3, None, "workstation",
+     [(60, 819, [96, 256]), (80, 819, [96, 256, 512])],
+     ["Apple Mac Studio (2025) tech specs: M3 Ultra 28-core CPU / 60-core GPU or 32-core CPU / 80-core GPU, 819 GB/s, 96 or 256 GB (512 GB with the 80-core GPU) https://www.apple.com/mac-studio/specs/", APPLE_SPECS]),
+    ("M4", "apple-m4", 2024, "LPDDR5X", 1.47, HMC_M4, None, "consumer",
+     [(8, 120, [16, 24]), (10, 120, [16, 24, 32])],
+     ["Apple newsroom, M4 Mac announcements (2024-10): M4 8- or 10-core GPU, 120 GB/s, 16, 24 or 32 GB", APPLE_SPECS]),
+    ("M4 Pro", "apple-m4", 2024, "LPDDR5X", 1.47, HMC_M4, None, "consumer",
+     [(16, 273, [24, 48, 64]), (20, 273, [24, 48, 64])],
+     ["Apple newsroom, M4 Pro announcement (2024-10): 16- or 20-core GPU, 273 GB/s, 24, 48 or 64 GB (Mac mini)", APPLE_SPECS]),
+    ("M4 Max", "apple-m4", 2024, "LPDDR5X", 1.678, HMC_M4, None, "workstation",
+     [(32, 410, [36]), (40, 546, [48, 64, 128])],
+     ["Apple MacBook Pro (2024) / Mac Studio (2025) tech specs: M4 Max 14-core CPU / 32-core GPU with 36 GB (410 GB/s); 16-core CPU / 40-core GPU with 48, 64 or 128 GB (546 GB/s) https://www.apple.com/macbook-pro/specs/", HFJS_MEM]),
+]
+# Existing ids stay: (chip, cores, memory) -> id of the entry that already exists.
+APPLE_EXISTING = {("M1", 7, 8): "apple-m1-7c-8gb", ("M1 Max", 32, 64): "apple-m1-max-32c-64gb",
+                  ("M1 Ultra", 64, 128): "apple-m1-ultra-64c-128gb", ("M2 Max", 38, 96): "apple-m2-max-38c-96gb",
+                  ("M2 Ultra", 76, 192): "apple-m2-ultra-76c-192gb", ("M3 Max", 40, 64): "apple-m3-max-40c-64gb",
+                  ("M3 Max", 40, 128): "apple-m3-max-40c-128gb", ("M3 Ultra", 80, 512): "apple-m3-ultra-80c",
+                  ("M4 Max", 40, 128): "apple-m4-max-40c", ("M4 Pro", 20, 64): "apple-m4-pro-20c-64gb"}
+
+
+def apple_share(mem_gb):
+    return round(2 / 3, 4) if mem_gb <= 32 else 0.75
+
+
+def apple_tflops(chip, cores, clock, published):
+    """FP32 = cores x 128 ALUs x 2 x clock; FP16 = FP32 (Apple GPUs have no double-rate FP16). Apple's own figure
+    where it published one for that core count."""
+    if published and published[0] == cores:
+        v = published[1]
+        return v, f"FP32 {v} = Apple's published {v} teraflops for the {cores}-core GPU; FP16 = FP32 (no double-rate FP16 on Apple GPUs: metal-benchmarks GOPS16 = GOPS32)"
+    v = round(cores * 128 * 2 * clock / 1000, 2)
+    return v, f"FP32 = {cores} cores x 128 ALUs x 2 x {clock} GHz = {v}; FP16 = FP32 (no double-rate FP16 on Apple GPUs: metal-benchmarks GOPS16 = GOPS32)"
+
+
+APPLE_GENERATED = {}  # id -> entry (new and existing ids), filled by apple_configs()
+
+
+def apple_configs():
+    out = []
+    for chip, fam, year, mtype, clock, clock_src, published, seg, bins, sources in APPLE_CHIPS:
+        key = chip.lower().replace(" ", "-")
+        mems_by_bin = {c: set(m) for c, _, m in bins}
+        for cores, bw, mems in bins:
+            for mem in mems:
+                id_ = APPLE_EXISTING.get((chip, cores, mem), f"apple-{key}-{cores}c-{mem}gb")
+                fp, how = apple_tflops(chip, cores, clock, published)
+                unique_mem = sum(mem in m for m in mems_by_bin.values()) == 1
+                aliases = [f"{chip.lower()} {cores}-core {mem}gb", f"{key}-{cores}c-{mem}gb"]
+                if unique_mem:
+                    aliases = [f"{chip.lower()} {mem}gb", f"apple {chip.lower()} {mem}gb"] + aliases
+                binned = len(bins) > 1 and cores != max(c for c, _, _ in bins)
+                conf = "medium" if published and published[0] == cores else "low"
+                notes = (f"DERIVED: {how}. "
+                         + ("Apple published TFLOPS only for the M1 family's top bins; the clock is measured (metal-benchmarks / applegpuinfo / hmc-tech), so this is an estimate. " if conf == "low" else "")
+                         + (f"Binned {chip}: {cores} of {max(c for c, _, _ in bins)} GPU cores" + (f", {bw} GB/s instead of {max(b for _, b, _ in bins)}" if bw != max(b for _, b, _ in bins) else "") + ". " if binned else "")
+                         + f"Unified memory: macOS lets the GPU wire {'2/3' if mem <= 32 else '3/4'} of it by default (unified_pool); iogpu.wired_limit_mb raises it. "
+                         + "bf16 null: Metal exposes bfloat (3.1+) but a hardware BF16 rate is not published; the estimator uses the FP16 figure. No TDP or GPU-only price is published (Apple sells systems); no hardware AV1 encode.")
+                # The core count stays out of parentheses: name matching (detect, lookup) drops
+                # parenthesised remarks, and the bins of one chip differ only by it.
+                e = entry(id_, "apple", f"{chip}, {cores}-core GPU, {mem}GB", aliases, seg, f"Apple GPU ({fam.split('-')[1].upper()} family)", fam,
+                          year, mem, mtype, bw, unified=True,
+                          unified_pool=pool(apple_share(mem), None, APPLE_WIRED, APPLE_WSS),
+                          tflops=tf_all(fp32=fp, fp16=fp), form_factor="SoC (unified memory shared with the CPU)", form="soc",
+                          sw=METAL_SW, video={"av1_encode": False, "nvenc": None}, sources=sources + [clock_src],
+                          confidence=conf, notes=notes,
+                          derived_how=[("tflops.fp32/fp16", how)] if conf == "low" else None)
+                APPLE_GENERATED[id_] = e
+                out.append(e)
+    return out
+
+
+EXTENSION_APPLE = apple_configs()
+
+
+# ------------------------------ Changes to existing entries ---------------------------------------------
+M1_BW_NOTE = "DERIVED bandwidth: Apple never stated the M1's figure; 100 GB/s / 1.5 = 66.7 GB/s from Apple's M2 comparison (third-party sources give 68.25 GB/s = LPDDR4X-4266 x 128-bit). "
+AMBIGUOUS_NOW = {"m1 max 64gb", "apple m1 max 64gb", "m1 ultra 128gb", "apple m1 ultra 128gb", "m2 ultra 192gb",
+                 "apple m2 ultra 192gb", "m4 pro 64gb", "apple m4 pro 64gb"}
+
+
+def patch_existing(e):
+    """Hand-sourced changes to entries that already exist (ids unchanged)."""
+    i = e["id"]
+    if i in APPLE_GENERATED:
+        g = APPLE_GENERATED[i]
+        e["aliases"] = [a for a in e["aliases"] if a not in AMBIGUOUS_NOW]
+        for a in g["aliases"]:
+            if normalize(a) not in {normalize(x) for x in e["aliases"]}:
+                e["aliases"].append(a)
+        e["name"] = g["name"]
+        e["unified_pool"] = g["unified_pool"]
+        e["tflops"] = g["tflops"]
+        e["confidence"] = "low" if i == "apple-m1-7c-8gb" else g["confidence"]
+        e["notes"] = (M1_BW_NOTE if i == "apple-m1-7c-8gb" else "") + g["notes"] + (
+            " Max configurable unified memory." if i in ("apple-m4-max-40c", "apple-m3-ultra-80c") else "")
+        for s in g["sources"]:
+            if s not in e["sources"]:
+                e["sources"].append(s)
+    if i in ("nvidia-l4", "nvidia-l40s") and e["price"] and not e["price"]["date"]:
+        e["price"]["date"] = "2026-11"
+        e["price"]["source"] += "; the page is undated: dated at the 2026-11 catalog review"
+    if i == "nvidia-a2":
+        e["power"] = power_range(40, 60, 60, "NVIDIA A2 datasheet: max power 40-60 W (configurable)")
+    if i == "nvidia-v100-sxm2-16gb" and (e["price"] is None or e["price"]["kind"] != "used"):
+        if e["price"] is not None and e.get("launch_price") is None:
+            e["launch_price"] = e["price"]
+        e["price"] = dated("used", 56, "2025-09",
+                           "r/LocalLLaMA post 1nokzcf on V100 SXM2 boards (read via the redlib mirror https://redlib.deleted.directory/r/localllama): "
+                           "'as low as around 400 RMB (~56 USD)' on the Chinese domestic market after the Summit decommissioning; month from the thread id")
+    if i in ("nvidia-v100-pcie-16gb", "nvidia-v100-pcie-32gb") and "used price" not in e["notes"]:
+        e["notes"] += " No dated used price for the PCIe card was found (price null; the 2018 list price is kept as launch_price)."
+    return e
+
+
+def normalize_entry(e):
+    """The key order of ENTRY_KEYS; every required key present (new ones null), optional ones only when set."""
+    e.setdefault("unified_pool", None)
+    e.setdefault("power", None)
+    t = e["tflops"]
+    e["tflops"] = {k: t.get(k) for k in TFLOPS_KEYS}
+    out = {}
+    for k in ENTRY_KEYS:
+        if k in ENTRY_OPTIONAL:
+            if e.get(k) is not None:
+                out[k] = e[k]
+        else:
+            out[k] = e.get(k)
+    extra = set(e) - set(ENTRY_KEYS)
+    assert not extra, (e["id"], extra)
+    return out
+
+
+def validate_catalog(gpus):
+    errs = []
+    seen = {}
+    for e in gpus:
+        i = e["id"]
+        keys = [k for k in ENTRY_KEYS if k in e]
+        if list(e.keys()) != keys or any(k not in e for k in ENTRY_KEYS if k not in ENTRY_OPTIONAL):
+            errs.append(f"{i}: keys {list(e.keys())}")
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i):
+            errs.append(f"{i}: bad id")
+        if e["vendor"] not in PLATFORM or e["segment"] not in ("consumer", "workstation", "datacenter"):
+            errs.append(f"{i}: vendor/segment")
+        if e["arch_family"] not in ALL_FAMILIES:
+            errs.append(f"{i}: family {e['arch_family']}")
+        if e["confidence"] not in ("high", "medium", "low"):
+            errs.append(f"{i}: confidence")
+        if not isinstance(e["memory_bytes"], int) or e["memory_bytes"] % GIB:
+            errs.append(f"{i}: memory_bytes")
+        if not (0 < e["memory_bandwidth_gbps"] <= 20000):
+            errs.append(f"{i}: bandwidth")
+        t = e["tflops"]
+        if list(t.keys()) != TFLOPS_KEYS:
+            errs.append(f"{i}: tflops keys")
+        if t["fp8"] is not None and e["arch_family"] not in FP8_OK:
+            errs.append(f"{i}: fp8 on {e['arch_family']}")
+        if e["arch_family"] in ("volta", "turing", "pascal", "maxwell", "gcn5") and (t["bf16"] is not None or t["tf32"] is not None):
+            errs.append(f"{i}: bf16/tf32 on {e['arch_family']}")
+        if e["sparsity_multiplier"] not in (1, 2):
+            errs.append(f"{i}: sparsity")
+        if e["form"] not in ("card", "module", "soc", "laptop"):
+            errs.append(f"{i}: form")
+        p = e["interconnect"]
+        if p["type"] == "none" and (p["max_gpus"] != 1 or p["bandwidth_gbps"] is not None):
+            errs.append(f"{i}: interconnect none")
+        if p["type"] != "none" and not (isinstance(p["max_gpus"], int) and p["max_gpus"] >= 2):
+            errs.append(f"{i}: max_gpus")
+        exp = PLATFORM[e["vendor"]]
+        if exp and e["software"]["platform"] != exp:
+            errs.append(f"{i}: platform")
+        if e["vendor"] != "nvidia" and e["video"]["nvenc"] is not None:
+            errs.append(f"{i}: nvenc on non-nvidia")
+        for key in ("price", "launch_price"):
+            pr = e.get(key)
+            if pr is None:
+                continue
+            if list(pr.keys()) != ["usd", "kind", "date", "source"] or pr["kind"] not in PRICE_KINDS \
+                    or not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", pr["date"] or "") or not pr["source"]:
+                errs.append(f"{i}: {key} needs usd, kind, date (YYYY-MM) and source: {pr}")
+        up = e["unified_pool"]
+        if up is not None:
+            if not e["unified_memory"] or list(up.keys()) != ["default_share", "max_share", "setting", "source"] \
+                    or not (0 < up["default_share"] <= 1) or (up["max_share"] is not None and not (up["default_share"] <= up["max_share"] <= 1)) \
+                    or not up["setting"] or not up["source"]:
+                errs.append(f"{i}: unified_pool {up}")
+        elif e["form"] == "soc" and i != "amd-mi300a":
+            errs.append(f"{i}: a SoC needs a unified_pool")
+        pw = e["power"]
+        if pw is not None:
+            if list(pw.keys()) != ["min_watts", "max_watts", "tflops_at_watts", "source"] or not (0 < pw["min_watts"] <= pw["max_watts"]) \
+                    or not (pw["min_watts"] <= pw["tflops_at_watts"] <= pw["max_watts"]) or e["tdp_watts"] != pw["max_watts"] or not pw["source"]:
+                errs.append(f"{i}: power {pw}")
+        elif e["form"] == "laptop":
+            errs.append(f"{i}: a laptop GPU needs a power range")
+        if i in DERIVED and "DERIVED" not in e["notes"]:
+            errs.append(f"{i}: DERIVED not in notes")
+        if not e["sources"]:
+            errs.append(f"{i}: sources")
+        for a in [i] + e["aliases"]:
+            n = normalize(a)
+            if a != a.strip() or not a:
+                errs.append(f"{i}: alias {a!r}")
+            if n in seen and seen[n] != i:
+                errs.append(f"name collision {n!r}: {seen[n]} vs {i}")
+            seen[n] = i
+    for bad in ["a100", "h100", "h200", "v100", "gh200", "3080", "a770", "4060ti", "rtx6000", "m3max", "a10080gb", "a10040gb",
+                "a800", "4060", "rtxpro5000", "m1max64gb", "m3ultra96gb", "m4max", "m4pro", "p100sxm2"]:
+        if bad in seen and not (bad == "4060" and seen[bad] == "nvidia-rtx-4060-8gb"):
+            errs.append(f"ambiguous alias {bad!r} used by {seen[bad]}")
+    return errs
+
+
+def catalog_tables(gpus):
+    lines = ["| card (id) | field(s) | how |", "|---|---|---|"]
+    for e in gpus:
+        for field, how in DERIVED.get(e["id"], []):
+            lines.append(f"| {e['name']} (`{e['id']}`) | {field} | {how} |")
+    rows = ["| id | name | memory | GB/s | FP16/BF16 dense (FP32 acc) | confidence | source |", "|---|---|---|---|---|---|---|"]
+    csv_ids = {r["id"] for r in csv.DictReader(open(CSV_PATH, newline=""))}
+    added_2026_12 = {e["id"] for e in EXTENSION + EXTENSION_APPLE} - set(APPLE_EXISTING.values())
+    for e in gpus:
+        t = e["tflops"]
+        f16 = t["bf16"] if t["bf16"] is not None else t["fp16"]
+        where = "reference CSV" if e["id"] in csv_ids else ("added 2026-12" if e["id"] in added_2026_12 else "added")
+        rows.append(f"| `{e['id']}` | {e['name']} | {e['memory_bytes'] // GIB} GB | {e['memory_bandwidth_gbps']} | "
+                    f"{f16 if f16 is not None else '-'} | {e['confidence']} | {where} |")
+    return "\n".join(lines), "\n".join(rows)
+
+
+def apply_changes(doc):
+    gpus = [normalize_entry(patch_existing(json.loads(json.dumps(e)))) for e in doc["gpus"]]
+    have = {e["id"] for e in gpus}
+    for e in EXTENSION + EXTENSION_APPLE:
+        if e["id"] in APPLE_EXISTING.values():
+            continue
+        e = normalize_entry(json.loads(json.dumps(e)))
+        if e["id"] in have:
+            gpus = [e if g["id"] == e["id"] else g for g in gpus]
+        else:
+            gpus.append(e)
+    for e in gpus:  # M1 base configurations share the derived M1 bandwidth
+        if e["arch_family"] == "apple-m1" and e["memory_bandwidth_gbps"] == 66.7 and e["id"] != "apple-m1-7c-8gb":
+            if not e["notes"].startswith("DERIVED bandwidth"):
+                e["notes"] = M1_BW_NOTE + e["notes"]
+            if not any(f == "memory_bandwidth_gbps" for f, _ in DERIVED.get(e["id"], [])):
+                derived(e["id"], "memory_bandwidth_gbps", "Apple: M2's 100 GB/s is '50% more than M1' -> 100 / 1.5 = 66.7 GB/s")
+    gpus.sort(key=lambda e: (e["vendor"], e["id"]))
+    out = dict(doc)
+    out["gpus"] = gpus
+    return out
+
+
+def write_doc_tables(gpus):
+    d, r = catalog_tables(gpus)
+    text = open(DOC_PATH).read()
+    for tag, body in (("derived", d), ("entries", r)):
+        text = re.sub(r"(<!-- BEGIN GENERATED: %s -->\n).*?(<!-- END GENERATED: %s -->)" % (tag, tag),
+                      lambda m: m.group(1) + body + "\n" + m.group(2), text, flags=re.S)
     counts = {}
     for e in gpus:
         counts[e["vendor"]] = counts.get(e["vendor"], 0) + 1
-    print("entries:", len(gpus), counts, file=sys.stderr)
+    summary = f"Contents: {len(gpus)} entries — " + ", ".join(
+        f"{v} {counts[k]}" for k, v in (("nvidia", "NVIDIA"), ("amd", "AMD"), ("intel", "Intel"), ("apple", "Apple")))
+    text = re.sub(r"Contents: \d+ entries — [^.]*\.", summary + ".", text, count=1)
+    open(DOC_PATH, "w").write(text)
+
+
+def dump(doc):
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def main():
+    if "--from-csv" in sys.argv:  # historical: the first catalog, from the CSV and ADDED
+        gpus = build()
+        errs = validate_csv_build(gpus)
+        if errs:
+            sys.exit("\n".join(errs))
+        out = sys.argv[sys.argv.index("--from-csv") + 1]
+        with open(out, "w") as f:
+            json.dump({"schema": 1, "gpus": gpus}, f, indent=2, ensure_ascii=False)
+        return
+    current = json.load(open(OUT_PATH))
+    updated = apply_changes(current)
+    errs = validate_catalog(updated["gpus"])
+    counts = {}
+    for e in updated["gpus"]:
+        counts[e["vendor"]] = counts.get(e["vendor"], 0) + 1
+    print("entries:", len(updated["gpus"]), counts, file=sys.stderr)
     if errs:
         print("\n".join(errs), file=sys.stderr)
         sys.exit(1)
     if "--check" in sys.argv:
+        if dump(updated) != dump(current):
+            sys.exit("data/gpus.json differs from what this script makes of it; run it without --check")
         return
-    doc = {
-        "schema": 1,
-        "catalog_date": "2026-11-30",
-        "attribution": ("Figures come from vendor documents (datasheets, product/spec pages, architecture whitepapers) as compiled in "
-                        "the gpuadvise reference table tests/data/gpu_specs.csv and in each entry's sources; some figures and datacenter "
-                        "price estimates are taken from Epoch AI, 'Data on Machine Learning Hardware', "
-                        "https://epoch.ai/data/machine-learning-hardware (licensed CC BY; used with attribution, cited per entry). "
-                        "Derived figures are marked DERIVED in each entry's notes and listed in docs/catalog.md."),
-        "gpus": gpus,
-    }
     with open(OUT_PATH, "w") as f:
-        json.dump(doc, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-    # Refresh the generated tables in docs/catalog.md (between marker comments).
-    d, r, _ = doc_tables(gpus)
-    if os.path.exists(DOC_PATH):
-        text = open(DOC_PATH).read()
-        for tag, body in (("derived", d), ("entries", r)):
-            text = re.sub(r"(<!-- BEGIN GENERATED: %s -->\n).*?(<!-- END GENERATED: %s -->)" % (tag, tag),
-                          lambda m: m.group(1) + body + "\n" + m.group(2), text, flags=re.S)
-        with open(DOC_PATH, "w") as f:
-            f.write(text)
+        f.write(dump(updated))
+    write_doc_tables(updated["gpus"])
 
 
 if __name__ == "__main__":

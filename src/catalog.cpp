@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <tuple>
 #include <unordered_map>
 
 #include "gpuadvise/error.hpp"
@@ -50,6 +51,13 @@ bool has_fp8_path(std::string_view family) {
     return std::find(std::begin(kFamilies), std::end(kFamilies), family) != std::end(kFamilies);
 }
 
+// "2025-03": a year and a month (the day is not kept).
+bool is_year_month(std::string_view d) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    return d.size() == 7 && d[4] == '-' && std::all_of(d.begin(), d.begin() + 4, digit) &&
+           digit(d[5]) && digit(d[6]) && (d[5] == '0' ? d[6] != '0' : d[5] == '1' && d[6] <= '2');
+}
+
 std::optional<Price> price_field(json::ObjectReader& r, std::string_view key) {
     if (!r.has(key)) return std::nullopt;
     json::Path path;
@@ -58,9 +66,52 @@ std::optional<Price> price_field(json::ObjectReader& r, std::string_view key) {
     price.usd = p.number("usd", 1, 1e8);
     price.kind = enum_field(p, "kind", kPriceKinds);
     price.date = p.str_or("date", "");
+    if (!price.date.empty() && !is_year_month(price.date))
+        p.fail("date",
+               fmt::format("{} must be YYYY-MM (the month the price was seen)", quote(price.date)));
     price.source = p.str("source");
     p.finish();
     return price;
+}
+
+std::optional<UnifiedPool> unified_pool_field(json::ObjectReader& r, bool unified) {
+    if (!r.has("unified_pool")) return std::nullopt;
+    if (!unified) r.fail("unified_pool", "is given, but unified_memory is false (set it to null)");
+    json::Path path;
+    json::ObjectReader p = r.child("unified_pool", path);
+    UnifiedPool pool;
+    pool.default_share = p.number("default_share", 0.01, 1);
+    pool.max_share = p.opt_number("max_share", 0.01, 1);
+    if (pool.max_share && *pool.max_share < pool.default_share)
+        p.fail("max_share",
+               fmt::format("{} is below default_share {}", *pool.max_share, pool.default_share));
+    pool.setting = p.str("setting");
+    pool.source = p.str("source");
+    p.finish();
+    return pool;
+}
+
+std::optional<PowerRange> power_field(json::ObjectReader& r, std::optional<double> tdp) {
+    if (!r.has("power")) return std::nullopt;
+    json::Path path;
+    json::ObjectReader p = r.child("power", path);
+    PowerRange power;
+    power.min_watts = p.number("min_watts", 1, 5000);
+    power.max_watts = p.number("max_watts", 1, 5000);
+    if (power.max_watts < power.min_watts)
+        p.fail("max_watts",
+               fmt::format("{} is below min_watts {}", power.max_watts, power.min_watts));
+    power.tflops_at_watts = p.number("tflops_at_watts", 1, 5000);
+    if (power.tflops_at_watts < power.min_watts || power.tflops_at_watts > power.max_watts)
+        p.fail("tflops_at_watts",
+               fmt::format("{} is outside the range {}-{} W", power.tflops_at_watts,
+                           power.min_watts, power.max_watts));
+    power.source = p.str("source");
+    p.finish();
+    if (tdp && *tdp != power.max_watts)
+        r.fail("tdp_watts", fmt::format("{} must equal power.max_watts {} (the top of the range)",
+                                        *tdp, power.max_watts));
+    return power;
 }
 
 Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source, Storage& s) {
@@ -83,6 +134,11 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
     g.memory_type = r.str_or("memory_type", "");
     g.memory_bandwidth_gbps = r.number("memory_bandwidth_gbps", 1, 20000);
     g.unified_memory = r.opt_bool("unified_memory").value_or(false);
+    g.unified_pool = unified_pool_field(r, g.unified_memory);
+    if (g.vendor == Vendor::Apple && !g.unified_pool)
+        r.fail("unified_pool",
+               "is required for an Apple SoC (the share of memory macOS lets the "
+               "GPU wire, and the setting that moves it)");
     g.ecc = r.opt_bool("ecc");
     if (r.has("tflops")) {
         json::Path p;
@@ -105,6 +161,7 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
     }
     g.sparsity_multiplier = r.opt_number("sparsity_multiplier", 1, 4).value_or(1);
     g.tdp_watts = r.opt_number("tdp_watts", 1, 5000);
+    g.power = power_field(r, g.tdp_watts);
     if (r.has("pcie")) {
         json::Path p;
         json::ObjectReader pcie = r.child("pcie", p);
@@ -130,6 +187,12 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
             ic.fail("topology", "must be \"none\" when the type is \"none\"");
     }
     g.form = r.has("form") ? enum_field(r, "form", kFormFactors) : FormFactor::Card;
+    // A laptop GPU's speed is the laptop maker's power setting: the range and
+    // the power the figures are stated at are part of the entry.
+    if (g.form == FormFactor::Laptop && !g.power)
+        r.fail("power",
+               "is required for a laptop GPU (its TGP range and the watts the TFLOPS "
+               "are stated at)");
     g.cooling = r.has("cooling") ? enum_field(r, "cooling", kCoolings) : Cooling::Active;
     g.form_factor = r.str_or("form_factor", "");
     if (r.has("software")) {
@@ -401,6 +464,182 @@ std::vector<const Gpu*> filter_gpus(const Catalog& catalog, const GpuFilter& f) 
     return list;
 }
 
+namespace {
+
+// Vendor and brand words are optional in a name: "geforce rtx 4090", "4090".
+constexpr std::string_view kVendorWords[] = {"nvidia", "amd",     "intel",
+                                             "apple",  "geforce", "radeon"};
+// Series words that may stand before the model number: "rtx" in "rtx a6000",
+// "tesla" in "tesla p40", "pro" in "radeon pro w7900".
+constexpr std::string_view kSeriesWords[] = {"rtx",      "gtx",    "rx",  "tesla", "quadro",
+                                             "instinct", "arc",    "pro", "data",  "center",
+                                             "gpu",      "jetson", "dgx", "hgx"};
+
+bool is_word(const std::string& t, std::span<const std::string_view> words) {
+    return std::find(words.begin(), words.end(), t) != words.end();
+}
+
+bool numeric(const std::string& t) {
+    return !t.empty() && t.front() >= '0' && t.front() <= '9';
+}
+
+// The tokens from `i` on as variant qualifiers: memory sizes ("16 gb" ->
+// "16gb"), core counts ("40 c", "40 core gpu" -> "40c"), form factors ("sxm 5"
+// -> "sxm5", "pcie", "nvl", "oam", "hbm 3 e" -> "hbm3e"). These tell SKUs of
+// one product apart; nullopt when a token is anything else ("ti", "super",
+// "xt", "laptop", "d": another product).
+std::optional<std::vector<std::string>> qualifiers(const std::vector<std::string>& t,
+                                                   std::size_t i) {
+    static constexpr std::string_view kMemory[] = {"gb", "g", "gib"};
+    static constexpr std::string_view kCores[] = {"c", "core"};
+    static constexpr std::string_view kNumbered[] = {"sxm", "nvl", "hbm"};
+    static constexpr std::string_view kForms[] = {"pcie", "oam", "gpu", "module"};
+    std::vector<std::string> out;
+    while (i < t.size()) {
+        if (numeric(t[i])) {
+            if (i + 1 >= t.size()) return std::nullopt;
+            if (is_word(t[i + 1], kMemory))
+                out.push_back(t[i] + "gb");
+            else if (is_word(t[i + 1], kCores))
+                out.push_back(t[i] + "c");
+            else
+                return std::nullopt;
+            i += 2;
+            if (i < t.size() && t[i] == "gpu" && out.back().back() == 'c') ++i;  // "40-core GPU"
+        } else if (is_word(t[i], kNumbered)) {
+            std::string q = t[i++];
+            if (i < t.size() && numeric(t[i])) q += t[i++];
+            if (i < t.size() && t[i] == "e") q += t[i++];
+            out.push_back(std::move(q));
+        } else if (is_word(t[i], kForms)) {
+            out.push_back(t[i++]);
+        } else {
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
+// Tokens without the vendor words in front: "NVIDIA GeForce RTX 4090" ->
+// {"rtx", "4090"}.
+std::vector<std::string> lookup_tokens(std::string_view name) {
+    std::vector<std::string> t = name_tokens(name);
+    std::size_t i = 0;
+    while (i < t.size() && is_word(t[i], kVendorWords)) ++i;
+    t.erase(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(i));
+    return t;
+}
+
+// `candidate` names a SKU of the product `query` names: series words, the
+// product's words, then qualifiers that include every qualifier the query
+// gives ("4060 ti" is a SKU of "rtx 4060 ti 16gb"; "m1 max 64gb" of "m1 max
+// 24c 64gb"). A longer model name is another product: "rtx 5060" is not
+// "rtx 5060 ti 16gb".
+bool is_sku_of(const std::vector<std::string>& candidate, const std::vector<std::string>& query) {
+    for (std::size_t words = query.size(); words > 0; --words) {
+        const auto wanted = qualifiers(query, words);
+        if (!wanted) continue;
+        for (std::size_t at = 0; at + words <= candidate.size(); ++at) {
+            if (!std::equal(query.begin(), query.begin() + static_cast<std::ptrdiff_t>(words),
+                            candidate.begin() + static_cast<std::ptrdiff_t>(at)))
+                continue;
+            bool series = true;
+            for (std::size_t i = 0; i < at; ++i)
+                series = series && is_word(candidate[i], kSeriesWords);
+            const auto has = qualifiers(candidate, at + words);
+            if (!series || !has) continue;
+            // A form without a number matches its numbered forms ("sxm": "sxm5").
+            const auto covered = [&](const std::string& q) {
+                return std::any_of(has->begin(), has->end(), [&](const std::string& c) {
+                    return c == q || (!numeric(std::string(1, q.back())) && starts_with(c, q) &&
+                                      c.size() > q.size() && q.back() != 'b' && q.back() != 'c');
+                });
+            };
+            if (std::all_of(wanted->begin(), wanted->end(), covered)) return true;
+        }
+    }
+    return false;
+}
+
+// The tokens of a name without its vendor and series words: "NVIDIA RTX
+// A6000" -> {"a", "6000"}.
+std::vector<std::string> core_tokens(std::string_view name) {
+    std::vector<std::string> t = name_tokens(name);
+    const auto skip = [](const std::string& w) {
+        return std::find(std::begin(kVendorWords), std::end(kVendorWords), w) !=
+                   std::end(kVendorWords) ||
+               std::find(std::begin(kSeriesWords), std::end(kSeriesWords), w) !=
+                   std::end(kSeriesWords);
+    };
+    std::size_t i = 0;
+    while (i + 1 < t.size() && skip(t[i])) ++i;
+    t.erase(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(i));
+    return t;
+}
+
+std::string joined(const std::vector<std::string>& tokens) {
+    std::string out;
+    for (const auto& t : tokens) out += t;
+    return out;
+}
+
+// Suggestions for a name that matches nothing: cards whose name starts with
+// the same word ("h" of "h800": the H100 and H200, not the Radeon W6800), the
+// nearest first; else the nearest id or alias by edit distance.
+std::vector<std::string> suggestions(const Catalog& catalog, std::string_view name) {
+    const std::vector<std::string> query = core_tokens(name);
+    std::vector<std::string> out;
+    if (!query.empty()) {
+        const std::string q = joined(query);
+        struct Near {
+            std::size_t head, whole;
+            std::string_view id;
+        };
+        std::vector<Near> near;
+        for (const Gpu& g : catalog.gpus) {
+            std::optional<Near> best;
+            std::vector<std::string_view> names{g.id, g.name};
+            names.insert(names.end(), g.aliases.begin(), g.aliases.end());
+            for (const std::string_view n : names) {
+                const std::vector<std::string> t = core_tokens(n);
+                if (t.empty() || t.front() != query.front()) continue;
+                const std::string c = joined(t);
+                const Near d{edit_distance(q, c.substr(0, q.size())), edit_distance(q, c, 16),
+                             g.id};
+                if (!best || std::tie(d.head, d.whole) < std::tie(best->head, best->whole))
+                    best = d;
+            }
+            if (best && best->head <= 3) near.push_back(*best);
+        }
+        std::sort(near.begin(), near.end(), [](const Near& a, const Near& b) {
+            return std::tie(a.head, a.whole, a.id) < std::tie(b.head, b.whole, b.id);
+        });
+        for (const Near& n : near)
+            if (n.head == near.front().head && out.size() < 4) out.emplace_back(n.id);
+        if (!out.empty()) return out;
+    }
+    std::vector<std::string> candidates;
+    for (const Gpu& g : catalog.gpus) {
+        candidates.emplace_back(g.id);
+        for (const auto a : g.aliases) candidates.emplace_back(a);
+    }
+    if (const auto near = closest_name(name, candidates)) {
+        const std::string near_key = normalize_name(*near);
+        for (const NameEntry& e : catalog.names)
+            if (e.key == near_key) out.emplace_back(catalog.gpus[e.gpu].id);
+    }
+    return out;
+}
+
+std::string quoted_list(const std::vector<std::string>& ids) {
+    std::string out;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == ids.size() ? " or " : ", ") + quote(ids[i]);
+    return out;
+}
+
+}  // namespace
+
 const Gpu& resolve_gpu(const Catalog& catalog, std::string_view name, std::string_view what) {
     const std::string key = normalize_name(name);
     if (key.empty())
@@ -410,42 +649,26 @@ const Gpu& resolve_gpu(const Catalog& catalog, std::string_view name, std::strin
         std::lower_bound(catalog.names.begin(), catalog.names.end(), key,
                          [](const NameEntry& e, const std::string& k) { return e.key < k; });
     if (exact != catalog.names.end() && exact->key == key) return catalog.gpus[exact->gpu];
-    // Vendor and brand words are optional: "geforce rtx 4090", "4090".
-    static constexpr std::string_view kVendorWords[] = {"nvidia", "amd",     "intel",
-                                                        "apple",  "geforce", "radeon"};
-    const auto strip = [](std::string_view k) {
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (const auto w : kVendorWords)
-                if (starts_with(k, w) && k.size() > w.size()) {
-                    k.remove_prefix(w.size());
-                    changed = true;
-                }
-        }
-        return k;
-    };
-    const std::string_view bare = strip(key);
-    std::vector<std::uint32_t> exact_hits, partial_hits;
+    const std::vector<std::string> query = lookup_tokens(name);
+    std::vector<std::uint32_t> exact_hits, sku_hits;
     const auto add = [](std::vector<std::uint32_t>& v, std::uint32_t i) {
         if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
     };
-    for (const NameEntry& e : catalog.names) {
-        const std::string_view k = strip(e.key);
-        if (k == bare)
-            add(exact_hits, e.gpu);
-        else if (k.find(bare) != std::string_view::npos)
-            add(partial_hits, e.gpu);
-    }
-    // Names of cards are indexed too ("RTX 4090" as written by the vendor).
-    for (std::uint32_t i = 0; i < catalog.gpus.size(); ++i) {
-        const std::string n = normalize_name(catalog.gpus[i].name);
-        const std::string_view k = strip(n);
-        if (k == bare)
+    const auto consider = [&](std::string_view candidate, std::uint32_t i) {
+        const std::vector<std::string> c = lookup_tokens(candidate);
+        if (c == query)
             add(exact_hits, i);
-        else if (k.find(bare) != std::string_view::npos)
-            add(partial_hits, i);
+        else if (is_sku_of(c, query))
+            add(sku_hits, i);
+    };
+    // Ids, aliases and the names of cards as the vendor writes them.
+    for (std::uint32_t i = 0; i < catalog.gpus.size(); ++i) {
+        const Gpu& g = catalog.gpus[i];
+        consider(g.id, i);
+        consider(g.name, i);
+        for (const std::string_view a : g.aliases) consider(a, i);
     }
-    const auto& hits = exact_hits.empty() ? partial_hits : exact_hits;
+    const auto& hits = exact_hits.empty() ? sku_hits : exact_hits;
     if (hits.size() == 1) return catalog.gpus[hits.front()];
     if (hits.size() > 1) {
         std::vector<std::string> ids;
@@ -458,18 +681,10 @@ const Gpu& resolve_gpu(const Catalog& catalog, std::string_view name, std::strin
         throw InputError(fmt::format("{} {} is ambiguous; did you mean one of: {}?", what,
                                      quote(name), fmt::join(ids, ", ")));
     }
-    std::vector<std::string> candidates;
-    for (const Gpu& g : catalog.gpus) {
-        candidates.emplace_back(g.id);
-        for (const auto a : g.aliases) candidates.emplace_back(a);
-    }
-    if (const auto near = closest_name(name, candidates)) {
-        const std::string near_key = normalize_name(*near);
-        for (const NameEntry& e : catalog.names)
-            if (e.key == near_key)
-                throw InputError(fmt::format("unknown {} {}; did you mean {}?", what, quote(name),
-                                             quote(catalog.gpus[e.gpu].id)));
-    }
+    const std::vector<std::string> near = suggestions(catalog, name);
+    if (!near.empty())
+        throw InputError(
+            fmt::format("unknown {} {}; did you mean {}?", what, quote(name), quoted_list(near)));
     throw InputError(
         fmt::format("unknown {} {}; 'gpuadvise gpus' lists the catalog", what, quote(name)));
 }

@@ -574,7 +574,9 @@ void dump_into(Writer& w, Value v, std::size_t& budget) {
 std::string Value::dump(std::size_t max) const {
     std::string out;
     Writer w(out, false);
-    std::size_t budget = 64;  // values; enough for any message
+    // Values: 64 are enough for any message; a whole copy (max = npos, as
+    // merge_catalogs makes of each entry) has no limit.
+    std::size_t budget = max == std::string::npos ? std::numeric_limits<std::size_t>::max() : 64;
     dump_into(w, *this, budget);
     if (out.size() > max) {
         out = truncate_display(out, max);

@@ -21,6 +21,28 @@ std::string normalize_name(std::string_view name) {
     return out;
 }
 
+std::vector<std::string> name_tokens(std::string_view name) {
+    std::vector<std::string> out;
+    std::string cur;
+    const auto kind = [](char c) {
+        if (c >= '0' && c <= '9') return 1;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return 2;
+        return 0;
+    };
+    int cur_kind = 0;
+    for (const char c : name) {
+        const int k = kind(c);
+        if (k != cur_kind && !cur.empty()) {
+            out.push_back(std::move(cur));
+            cur.clear();
+        }
+        cur_kind = k;
+        if (k != 0) cur.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+    if (!cur.empty()) out.push_back(std::move(cur));
+    return out;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap) {
     // Optimal string alignment: insertions, deletions, substitutions and
     // transpositions of neighbours ("4900" is one edit from "4090").

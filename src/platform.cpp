@@ -19,7 +19,11 @@ std::uint64_t os_reserved_bytes(Os os) {
 
 std::uint64_t usable_memory(const Gpu& gpu, Os os) {
     std::uint64_t bytes = gpu.memory_bytes;
-    if (gpu.is_apple()) bytes = bytes / 4 * 3;
+    // A unified pool gives the GPU the share the OS lets it use by default
+    // (the catalog's unified_pool: macOS's wired limit, AMD's GTT size).
+    if (gpu.unified_pool)
+        bytes = static_cast<std::uint64_t>(static_cast<double>(bytes) *
+                                           gpu.unified_pool->default_share);
     const std::uint64_t reserved = os_reserved_bytes(os);
     return bytes > reserved ? bytes - reserved : 0;
 }

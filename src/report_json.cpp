@@ -430,6 +430,16 @@ void write_gpu(json::Writer& j, const Gpu& g) {
     j.field("memory_type", g.memory_type);
     j.field("memory_bandwidth_gbps", g.memory_bandwidth_gbps);
     j.field("unified_memory", g.unified_memory);
+    j.key("unified_pool");
+    if (g.unified_pool)
+        j.begin_object()
+            .field("default_share", g.unified_pool->default_share)
+            .field("max_share", g.unified_pool->max_share)
+            .field("setting", g.unified_pool->setting)
+            .field("source", g.unified_pool->source)
+            .end_object();
+    else
+        j.null();
     j.field("ecc", g.ecc);
     const Tflops& t = g.tflops;
     j.key("tflops").begin_object();
@@ -442,6 +452,16 @@ void write_gpu(json::Writer& j, const Gpu& g) {
     j.end_object();
     j.field("sparsity_multiplier", g.sparsity_multiplier);
     j.field("tdp_watts", g.tdp_watts);
+    j.key("power");
+    if (g.power)
+        j.begin_object()
+            .field("min_watts", g.power->min_watts)
+            .field("max_watts", g.power->max_watts)
+            .field("tflops_at_watts", g.power->tflops_at_watts)
+            .field("source", g.power->source)
+            .end_object();
+    else
+        j.null();
     j.key("pcie")
         .begin_object()
         .field("gen", g.pcie_gen)

@@ -27,8 +27,9 @@ enum class LinkType : std::uint8_t { None, Nvlink, InfinityFabric, XeLink, Ether
 enum class LinkTopology : std::uint8_t { None, Bridge, Switch, Mesh };
 enum class SoftwarePlatform : std::uint8_t { Cuda, Rocm, Oneapi, Habana, Metal };
 // card: a PCIe board in a slot; module: SXM/OAM/superchip on a vendor
-// baseboard; soc: the GPU shares the host's memory and package (Apple, MI300A).
-enum class FormFactor : std::uint8_t { Card, Module, Soc };
+// baseboard; soc: the GPU shares the host's memory and package (Apple, MI300A);
+// laptop: a mobile GPU soldered into a laptop, with its own memory.
+enum class FormFactor : std::uint8_t { Card, Module, Soc, Laptop };
 // A passive card has no fan: it needs a server's front-to-back airflow.
 enum class Cooling : std::uint8_t { Active, Passive };
 enum class PriceKind : std::uint8_t { Msrp, Street, Used, List, Estimate };
@@ -58,8 +59,10 @@ inline constexpr auto kPlatforms =
                                        {SoftwarePlatform::Oneapi, "oneapi"},
                                        {SoftwarePlatform::Habana, "habana"},
                                        {SoftwarePlatform::Metal, "metal"}});
-inline constexpr auto kFormFactors = make_enum_table<FormFactor>(
-    {{FormFactor::Card, "card"}, {FormFactor::Module, "module"}, {FormFactor::Soc, "soc"}});
+inline constexpr auto kFormFactors = make_enum_table<FormFactor>({{FormFactor::Card, "card"},
+                                                                  {FormFactor::Module, "module"},
+                                                                  {FormFactor::Soc, "soc"},
+                                                                  {FormFactor::Laptop, "laptop"}});
 inline constexpr auto kCoolings =
     make_enum_table<Cooling>({{Cooling::Active, "active"}, {Cooling::Passive, "passive"}});
 inline constexpr auto kPriceKinds =
@@ -113,6 +116,27 @@ struct Price {
     std::string_view source;
 };
 
+// The power a GPU may be configured to run at (a laptop GPU's TGP range set by
+// the laptop maker, a module's power modes, an APU's cTDP) and the power its
+// TFLOPS and clocks are stated at.
+struct PowerRange {
+    double min_watts = 0;
+    double max_watts = 0;
+    double tflops_at_watts = 0;
+    std::string_view source;
+};
+
+// What a GPU that shares its memory with the CPU may use of it: the share it
+// gets without changing anything, the most the setting allows where that is
+// documented, and the setting that moves it (iogpu.wired_limit_mb on macOS,
+// amdgpu.gttsize / ttm.pages_limit or the BIOS carve-out on AMD APUs).
+struct UnifiedPool {
+    double default_share = 1;
+    std::optional<double> max_share;
+    std::string_view setting;
+    std::string_view source;
+};
+
 struct Link {
     LinkType type = LinkType::None;
     std::optional<double> gbps;  // bidirectional per GPU, as vendors quote it
@@ -135,10 +159,12 @@ struct Gpu {
     std::string_view memory_type;
     double memory_bandwidth_gbps = 0;
     bool unified_memory = false;
+    std::optional<UnifiedPool> unified_pool;  // unified-memory parts whose pool the OS shares
     std::optional<bool> ecc;
     Tflops tflops;
     double sparsity_multiplier = 1;
     std::optional<double> tdp_watts;
+    std::optional<PowerRange> power;  // a configurable power range; tdp_watts is its maximum
     std::optional<std::int64_t> pcie_gen, pcie_lanes;
     // Peer-to-peer over PCIe: false where the driver disables it (GeForce),
     // so multi-card traffic bounces through host memory; nullopt = unknown.
@@ -170,6 +196,7 @@ struct Gpu {
     }
     bool is_module() const { return form == FormFactor::Module; }
     bool shares_host_memory() const { return form == FormFactor::Soc; }
+    bool is_laptop() const { return form == FormFactor::Laptop; }
     bool is_apple() const { return vendor == Vendor::Apple; }
     // Host link bandwidth per direction in GB/s from PCIe generation and lanes.
     std::optional<double> pcie_gbps() const;

@@ -13,6 +13,11 @@ namespace gpuadvise {
 // "rtx-4090" and "rtx_4090" all become "rtx4090".
 std::string normalize_name(std::string_view name);
 
+// The words and numbers of a name, lowercase: split at anything that is not a
+// letter or digit and where letters meet digits. "RTX A6000" and "rtx-a6000"
+// are {"rtx", "a", "6000"}; "H100-SXM5" is {"h", "100", "sxm", "5"}.
+std::vector<std::string> name_tokens(std::string_view name);
+
 // Levenshtein distance, capped: returns cap + 1 as soon as it is exceeded.
 std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap = 8);
 

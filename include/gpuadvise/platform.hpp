@@ -26,8 +26,9 @@ inline std::string_view to_string(Os v) {
 std::uint64_t os_reserved_bytes(Os os);
 
 // Usable memory of one card under an OS. A GPU that shares the host's memory
-// (Apple, MI300A) gets the share the OS lets it wire: macOS's default
-// recommendedMaxWorkingSetSize is about 75 % (see docs/engines.md).
+// gets the share its catalog entry's unified_pool gives by default (macOS's
+// recommendedMaxWorkingSetSize: 2/3 of 32 GB and smaller machines, 3/4 of
+// larger ones; AMD's default GTT of half the RAM; see docs/catalog.md).
 std::uint64_t usable_memory(const Gpu& gpu, Os os);
 
 enum class PlatformKind : std::uint8_t { Desktop, Workstation, Server, Baseboard, Apple };

@@ -59,6 +59,18 @@ std::string price(const std::optional<Price>& p) {
            "), " + str(p->date) + ", " + str(p->source) + "}";
 }
 
+std::string unified_pool(const std::optional<UnifiedPool>& p) {
+    if (!p) return "std::nullopt";
+    return "UnifiedPool{" + num(p->default_share) + ", " + opt(p->max_share) + ", " +
+           str(p->setting) + ", " + str(p->source) + "}";
+}
+
+std::string power(const std::optional<PowerRange>& p) {
+    if (!p) return "std::nullopt";
+    return "PowerRange{" + num(p->min_watts) + ", " + num(p->max_watts) + ", " +
+           num(p->tflops_at_watts) + ", " + str(p->source) + "}";
+}
+
 template <typename E>
 std::string enum_value(const char* type, E v) {
     return std::string(type) + "(" + std::to_string(static_cast<int>(v)) + ")";
@@ -93,11 +105,12 @@ std::string catalog_code(const Catalog& c) {
              << enum_value("Segment", g.segment) << ", " << str(g.architecture) << ", "
              << str(g.arch_family) << ", " << opt(g.launch_year) << ", " << g.memory_bytes
              << "ULL, " << str(g.memory_type) << ", " << num(g.memory_bandwidth_gbps) << ", "
-             << (g.unified_memory ? "true" : "false") << ", " << opt(g.ecc) << ",\n        Tflops{"
-             << opt(t.fp32) << ", " << opt(t.tf32) << ", " << opt(t.fp16) << ", " << opt(t.bf16)
-             << ", " << opt(t.fp8) << ", " << opt(t.fp4) << ", " << opt(t.int8) << "}, "
-             << num(g.sparsity_multiplier) << ", " << opt(g.tdp_watts) << ", " << opt(g.pcie_gen)
-             << ", " << opt(g.pcie_lanes) << ", " << opt(g.pcie_p2p) << ",\n        Link{"
+             << (g.unified_memory ? "true" : "false") << ", " << unified_pool(g.unified_pool)
+             << ", " << opt(g.ecc) << ",\n        Tflops{" << opt(t.fp32) << ", " << opt(t.tf32)
+             << ", " << opt(t.fp16) << ", " << opt(t.bf16) << ", " << opt(t.fp8) << ", "
+             << opt(t.fp4) << ", " << opt(t.int8) << "}, " << num(g.sparsity_multiplier) << ", "
+             << opt(g.tdp_watts) << ", " << power(g.power) << ", " << opt(g.pcie_gen) << ", "
+             << opt(g.pcie_lanes) << ", " << opt(g.pcie_p2p) << ",\n        Link{"
              << enum_value("LinkType", g.link.type) << ", " << opt(g.link.gbps) << ", "
              << g.link.max_gpus << ", " << enum_value("LinkTopology", g.link.topology) << "}, "
              << enum_value("FormFactor", g.form) << ", " << enum_value("Cooling", g.cooling) << ", "
@@ -315,6 +328,14 @@ int main(int argc, char** argv) {
         const auto t = parse_tasks(tasks, "data/tasks.json");
         const auto r = parse_rule_data(rules, "data/rules.json");
         const auto p = parse_platforms(platforms, "data/platforms.json");
+        // Every price of the shipped catalog says when it was seen (a user's
+        // catalog may leave the date out; this one may not).
+        for (const Gpu& g : c.gpus)
+            for (const auto& [what, price] :
+                 {std::pair{"price", &g.price}, std::pair{"launch_price", &g.launch_price}})
+                if (*price && (*price)->date.empty())
+                    throw std::runtime_error("data/gpus.json: " + std::string(g.id) + ": " + what +
+                                             " has no date (YYYY-MM)");
         // Every card of the catalog has a platform for one of it.
         for (const Gpu& g : c.gpus) {
             bool held = false;

@@ -587,11 +587,15 @@ TEST_CASE("matching: AMD and Intel names") {
 }
 
 TEST_CASE("matching: unknown, ambiguous and mismatched cards keep an empty id with a reason") {
-    LocalGpu g = matched("NVIDIA GeForce RTX 4090 D", MiB(24564));
+    LocalGpu g = matched("NVIDIA GeForce RTX 3070 Ti", MiB(8192));
     CHECK(g.catalog_id.empty());
     CHECK_THAT(g.match_note, Catch::Contains("not in the catalog"));
-    CHECK(id_of("NVIDIA A800-SXM4-80GB", MiB(81920)).empty());
-    CHECK(id_of("NVIDIA GeForce RTX 4090 Laptop GPU", MiB(16376)).empty());
+    CHECK(id_of("NVIDIA A800 40GB Active", MiB(40960)).empty());
+    CHECK(id_of("NVIDIA GeForce RTX 3080 Ti Laptop GPU", MiB(16384)).empty());
+    // Cards the catalog has since gained are found, the laptop part apart from the desktop one.
+    CHECK(id_of("NVIDIA GeForce RTX 4090 D", MiB(24564)) == "nvidia-rtx-4090d");
+    CHECK(id_of("NVIDIA A800-SXM4-80GB", MiB(81920)) == "nvidia-a800-80gb-sxm");
+    CHECK(id_of("NVIDIA GeForce RTX 4090 Laptop GPU", MiB(16376)) == "nvidia-rtx-4090-laptop");
 
     g = matched("NVIDIA GeForce RTX 3080");  // no memory: 10 or 12 GB?
     CHECK(g.catalog_id.empty());

@@ -36,3 +36,14 @@ TEST_CASE("enum tables list visible names and accept hidden aliases") {
     CHECK(kOses.choices() == std::vector<std::string>{"linux", "windows", "wsl"});
     CHECK_THROWS_WITH(kOses.parse("macos", "--os"), Catch::Contains("--os 'macos'"));
 }
+
+TEST_CASE("name tokens split words and where letters meet digits") {
+    CHECK(name_tokens("RTX A6000") == std::vector<std::string>{"rtx", "a", "6000"});
+    CHECK(name_tokens("rtx-a6000") == std::vector<std::string>{"rtx", "a", "6000"});
+    CHECK(name_tokens("H100-SXM5 80GB") ==
+          std::vector<std::string>{"h", "100", "sxm", "5", "80", "gb"});
+    CHECK(name_tokens("M3 Max, 40-core GPU, 64GB") ==
+          std::vector<std::string>{"m", "3", "max", "40", "core", "gpu", "64", "gb"});
+    CHECK(name_tokens("Ryzen AI Max+ 395").back() == "395");
+    CHECK(name_tokens(" -- ").empty());
+}
