@@ -353,16 +353,16 @@ TEST_CASE("vision towers count in the weights, not per text token") {
     CHECK(gemma.arch.vision_model == "siglip_vision_model");
     const ParamCounts g = count_params(gemma.arch);
     CHECK(g.total() == 27'432'406'640ULL);
-    // Gemma3TextConfig's defaults fill the keys google/gemma-3-4b-it's
-    // config.json omits (heads, KV heads, head_dim, vocabulary): 4,300,079,472
-    // on the Hub.
+    // A Gemma 3 config.json that gives only widths and depths, as the 4B
+    // checkpoint's does: Gemma3TextConfig's defaults fill the heads, KV heads,
+    // head_dim and vocabulary, for the Hub's 4,300,079,472 of google/gemma-3-4b-it.
     const Architecture gemma4b = parse_hf_config(
         R"({"architectures":["Gemma3ForConditionalGeneration"],"model_type":"gemma3",)"
         R"("text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text",)"
         R"("num_hidden_layers":34,"sliding_window":1024},"vision_config":{"hidden_size":1152,)"
         R"("image_size":896,"intermediate_size":4304,"model_type":"siglip_vision_model",)"
         R"("num_attention_heads":16,"num_hidden_layers":27,"patch_size":14,"vision_use_head":false}})",
-        "gemma-3-4b-it/config.json");
+        "gemma3-4b-shape.json");
     CHECK(gemma4b.heads == 8);
     CHECK(gemma4b.head_dim == 256);
     CHECK(count_params(gemma4b).total() == 4'300'079'472ULL);
@@ -402,4 +402,25 @@ TEST_CASE("Command R+: one parallel block norm, per-head q/k norms, tied head") 
     const std::uint64_t attention = 64 * 64 + 2 * 64 * 32 + 64 * 64;
     const std::uint64_t layer = attention + 3 * 64 * 128 + 64 + 6 * 16;
     CHECK(count_params(a).total() == 100 * 64 + 2 * layer + 64);
+}
+
+TEST_CASE("GLM-4.5 style MoE: q/k/v biases without an o_proj bias, q/k norms, a biased router") {
+    const Architecture a = parse_hf_config(
+        R"({"model_type":"glm4_moe","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,)"
+        R"("num_key_value_heads":2,"head_dim":16,"intermediate_size":128,"moe_intermediate_size":32,)"
+        R"("n_routed_experts":4,"num_experts_per_tok":2,"n_shared_experts":1,"first_k_dense_replace":1,)"
+        R"("attention_bias":true,"use_qk_norm":true,"num_nextn_predict_layers":1,"vocab_size":100,)"
+        R"("tie_word_embeddings":false})",
+        "glm.json");
+    CHECK(a.qkv_bias);
+    CHECK_FALSE(a.out_bias);
+    CHECK(a.qk_norm);
+    CHECK(a.router_bias);
+    CHECK(a.dense_layers == 1);
+    // embeddings and head 2 x 6400; attention 12288 + q/k/v biases 128 + q/k
+    // norms 32 per layer; one dense MLP 24576; one MoE layer: 4 experts and a
+    // shared one of 6144 each, router 256 + 4; norms 2 x 2 x 64 + 64. The
+    // multi-token-prediction layer is not counted.
+    CHECK(count_params(a).total() ==
+          12800 + 2 * (12288 + 128 + 32) + 24576 + 4 * 6144 + 6144 + 260 + 256 + 64);
 }
