@@ -378,6 +378,18 @@ TEST_CASE("vision towers count in the weights, not per text token") {
     CHECK(mllama.cross_attention_layers == 20);
     CHECK(mllama.kv_layers() == 80);
     CHECK(mllama.state_bytes_per_layer == 4 * (40 * 40 + 1) * 2 * 1024 * 2);
+    // The 11B's shape (the same vision encoder, a 40-layer text model with 8
+    // cross-attention layers) totals the Hub's 10,670,220,835.
+    const Architecture mllama11 = parse_hf_config(
+        R"({"model_type":"mllama","text_config":{"model_type":"mllama_text_model",)"
+        R"("cross_attention_layers":[3,8,13,18,23,28,33,38],"hidden_size":4096,)"
+        R"("intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":40,)"
+        R"("num_key_value_heads":8,"tie_word_embeddings":false,"vocab_size":128256},)"
+        R"("vision_config":{"model_type":"mllama_vision_model","hidden_size":1280,"image_size":560,)"
+        R"("intermediate_size":5120,"max_num_tiles":4,"num_channels":3,"num_global_layers":8,)"
+        R"("num_hidden_layers":32,"patch_size":14,"vision_output_dim":7680}})",
+        "mllama11.json");
+    CHECK(count_params(mllama11).total() == 10'670'220'835ULL);
     // A FP8 checkpoint that keeps its vision tower in 16-bit.
     CHECK_FALSE(preset("devstral-small-2").arch.quantization->scope.vision);
     // A vision_config of a family not counted is named.
