@@ -222,7 +222,16 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
         c.weights = p.total() *
                     weight_bytes_per_param(w.quant, w.precision, false);  // every tensor quantised
     } else {
-        c.weights = p.block_linear * weight_bytes_per_param(w.quant, w.precision, w.double_quant) +
+        // A checkpoint's format may cover part of the linear weights (gpt-oss:
+        // the routed experts in MXFP4); the rest stays in 16-bit.
+        const ParamCounts exact = count_params(a);
+        const double covered = w.quant.scope.all() || exact.block_linear == 0
+                                   ? 1.0
+                                   : static_cast<double>(quantized_linear(exact, w.quant.scope)) /
+                                         static_cast<double>(exact.block_linear);
+        c.weights = p.block_linear *
+                        (covered * weight_bytes_per_param(w.quant, w.precision, w.double_quant) +
+                         (1.0 - covered) * act) +
                     non_linear * act;
         if (!w.quant.none())
             c.workspace +=

@@ -46,11 +46,31 @@ LayerParams attention_params(const Architecture& a, bool cross) {
     } else {
         const u64 q = u(a.q_dim());
         const u64 kv = cross ? q : u(a.kv_dim());
-        p.linear += h * q + 2 * h * kv + q * h;
+        // A gated attention's q_proj also yields the output gate: twice as wide.
+        p.linear += h * q * (a.gated_attention ? 2 : 1) + 2 * h * kv + q * h;
         if (a.qkv_bias) p.other += q + 2 * kv;
         if (a.out_bias) p.other += h;
-        if (a.qk_norm) p.other += 2 * u(a.head_dim);
+        if (a.qk_norm)
+            p.other +=
+                a.qk_norm_per_head ? u(a.heads + a.kv_heads) * u(a.head_dim) : 2 * u(a.head_dim);
     }
+    if (a.attention_sinks) p.other += u(a.heads);
+    p.active_linear = p.linear;
+    return p;
+}
+
+// A Gated DeltaNet layer (Qwen3-Next): q, k, v and the output gate z from one
+// projection, the beta and alpha gates from another, a depthwise causal
+// convolution over q, k and v, per-head decay (A_log, dt_bias), a gated norm
+// of the value head width and the output projection.
+LayerParams linear_attention_params(const Architecture& a) {
+    LayerParams p;
+    const u64 h = u(a.hidden);
+    const u64 key = u(a.linear_k_heads) * u(a.linear_k_dim);
+    const u64 value = u(a.linear_v_heads) * u(a.linear_v_dim);
+    p.linear = h * (2 * key + 2 * value) + h * 2 * u(a.linear_v_heads) + value * h;
+    p.other =
+        (2 * key + value) * u(a.linear_conv_kernel) + 2 * u(a.linear_v_heads) + u(a.linear_v_dim);
     p.active_linear = p.linear;
     return p;
 }
@@ -72,6 +92,11 @@ LayerParams mlp_params(const Architecture& a, bool moe_layer) {
     p.linear = u(a.experts) * expert + shared;
     p.active_linear = u(a.experts_per_token) * expert + shared;
     p.other += u(a.hidden) * u(a.experts);  // router
+    if (a.router_bias) p.other += u(a.experts);
+    if (a.expert_bias)
+        p.other += u(a.experts) *
+                   (u(a.moe_intermediate) * (a.mlp == MlpKind::Gated ? 2 : 1) + u(a.hidden));
+    if (a.shared_expert_gate && shared > 0) p.other += u(a.hidden);
     return p;
 }
 
@@ -92,26 +117,55 @@ ParamCounts count_params(const Architecture& a) {
         c.other += p.other * times;
     };
     const u64 layer_norms = u(a.norms_per_layer) * norm_params(a);
-    // Self-attention and MLP for every layer of the (decoder or encoder) stack.
+    // Self-attention (or linear attention) and MLP for every layer of the
+    // (decoder or encoder) stack.
     const u64 moe_layers = a.is_moe() ? u(a.layers - a.dense_layers) : 0;
-    add(attention_params(a, false), u(a.layers));
+    const u64 linear_layers = a.linear_attention() ? u(a.kv_free_layers) : 0;
+    const LayerParams attention = attention_params(a, false);
+    add(attention, u(a.layers) - linear_layers);
+    c.attention_linear += attention.linear * (u(a.layers) - linear_layers);
+    if (linear_layers > 0) {
+        const LayerParams linear = linear_attention_params(a);
+        add(linear, linear_layers);
+        c.attention_linear += linear.linear * linear_layers;
+    }
+    // Cross-attention layers: q and k norms of one head's width, and tanh
+    // gates on the attention and the MLP.
+    c.other += u(a.cross_attention_layers) * (2 * u(a.head_dim) + 2);
     add(mlp_params(a, false), u(a.layers) - moe_layers);
     add(mlp_params(a, true), moe_layers);
     if (a.is_moe()) {
         const u64 expert = mlp_linear(a, a.moe_intermediate) * moe_layers;
         c.routed_experts = u(a.experts) * expert;
         c.routed_active = u(a.experts_per_token) * expert;
+        if (a.shared_intermediate > 0)
+            c.shared_experts = mlp_linear(a, a.shared_intermediate) * moe_layers;
     }
     c.other += layer_norms * u(a.layers) + norm_params(a);  // + final norm
     if (a.encoder_decoder) {
         // Decoder stack: self-attention, cross-attention, MLP, three norms.
-        add(attention_params(a, false), u(a.decoder_layers));
-        add(attention_params(a, true), u(a.decoder_layers));
+        const LayerParams self = attention_params(a, false), cross = attention_params(a, true);
+        add(self, u(a.decoder_layers));
+        add(cross, u(a.decoder_layers));
+        c.attention_linear += (self.linear + cross.linear) * u(a.decoder_layers);
         add(mlp_params(a, false), u(a.decoder_layers));
         c.other += 3 * norm_params(a) * u(a.decoder_layers) + norm_params(a);
     }
     c.other += u(a.extra_params);
+    // The vision encoder: weights that no text token passes.
+    c.vision_linear = u(a.vision_linear);
+    c.vision_other = u(a.vision_other);
+    c.block_linear += c.vision_linear;
+    c.other += c.vision_other;
     return c;
+}
+
+std::uint64_t quantized_linear(const ParamCounts& c, const QuantScope& s) {
+    const u64 named = c.attention_linear + c.shared_experts + c.routed_experts + c.vision_linear;
+    const u64 dense = c.block_linear > named ? c.block_linear - named : 0;
+    return (s.attention ? c.attention_linear : 0) + (s.dense_mlp ? dense : 0) +
+           (s.shared_experts ? c.shared_experts : 0) + (s.routed_experts ? c.routed_experts : 0) +
+           (s.vision ? c.vision_linear : 0);
 }
 
 void validate_architecture(const Architecture& a, std::string_view source) {
@@ -138,8 +192,10 @@ void validate_architecture(const Architecture& a, std::string_view source) {
         check("num_experts_per_tok", a.experts_per_token, a.experts);
         check("moe_intermediate_size", a.moe_intermediate, 10'000'000);
         if (a.dense_layers >= a.layers)
-            throw InputError(fmt::format("{}: first_k_dense_replace {} leaves no MoE layer of {}",
-                                         source, a.dense_layers, a.layers));
+            throw InputError(fmt::format(
+                "{}: {} dense layers (first_k_dense_replace, mlp_only_layers, moe_layers or the "
+                "MoE layer step) leave no MoE layer of {}",
+                source, a.dense_layers, a.layers));
     }
     if (a.encoder_decoder) check("num_decoder_layers", a.decoder_layers, 100'000);
     // Optional fields are zero when absent; when present they are bounded too.
@@ -159,6 +215,11 @@ void validate_architecture(const Architecture& a, std::string_view source) {
     optional("v_head_dim", a.v_head_dim, 100'000);
     optional("extra parameters (type_vocab_size, relative attention buckets)", a.extra_params,
              1'000'000'000'000LL);
+    optional("layers without a KV cache (linear attention, cross-attention)", a.kv_free_layers,
+             a.layers);
+    optional("state bytes per layer", a.state_bytes_per_layer, 1'000'000'000'000'000LL);
+    optional("vision encoder parameters", a.vision_linear + a.vision_other,
+             1'000'000'000'000'000LL);
     // A shape whose parameter count overflows is not a model; 1e15 is the
     // same limit as for --model sizes.
     const double ffn = static_cast<double>(std::max(a.intermediate, a.moe_intermediate)) *
@@ -241,22 +302,79 @@ struct FamilyTraits {
     // Layers alternate sliding-window and global attention: every `sliding_period`
     // layers one is global (Gemma 2: 2, Gemma 3: 6) when config.json has no layer_types.
     std::int64_t sliding_period = 0;
+    bool attention_bias_out = true;   // attention_bias also biases o_proj (not GLM's)
+    bool use_qk_norm_key = false;     // `use_qk_norm` adds q/k norm weights (GLM-4.5, Cohere)
+    bool qk_norm_per_head = false;    // ... one weight vector per head (Cohere)
+    bool attention_sinks = false;     // gpt-oss: a sink logit per head
+    bool gated_attention = false;     // Qwen3-Next: q_proj also yields the output gate
+    bool router_bias = false;         // e_score_correction_bias (DeepSeek-V3 routers) or a bias
+    bool expert_bias = false;         // gpt-oss: biases on every expert's projections
+    bool shared_expert_gate = false;  // Qwen2-MoE, Qwen3-Next
+    std::int64_t shared_experts = 0;  // shared experts of the expert width the config does not name
+    std::int64_t extra_vocab_rows = 0;  // embedding rows beyond vocab_size (Mllama: 8)
+    // The class defaults of keys a family's config.json files omit, from the
+    // transformers configuration class (0: no default, the key is required).
+    std::int64_t default_heads = 0;
+    std::int64_t default_kv_heads = 0;
+    std::int64_t default_head_dim = 0;
+    std::int64_t default_vocab = 0;
+    std::int64_t default_sliding_window = 0;
 };
 
 constexpr FamilyTraits kFamilies[] = {
     {"llama", true},
     {"mistral", true},
+    {"ministral3", true},  // Mistral 3 family text models (Devstral Small 2)
     {"mixtral", true},
     {"qwen", true, false, false, false, true},
     {"qwen2", true, false, false, false, true},
-    {"qwen2_moe", true, false, false, false, true},
+    {.model_type = "qwen2_moe", .untied = true, .qkv_bias = true, .shared_expert_gate = true},
     {"qwen3", true, false, false, false, false, 2, true},
     {"qwen3_moe", true, false, false, false, false, 2, true},
+    // Qwen2.5-VL's language model is Qwen2 (q/k/v biases); newer transformers
+    // nest it as qwen2_5_vl_text.
+    {"qwen2_5_vl", true, false, false, false, true},
+    {"qwen2_5_vl_text", true, false, false, false, true},
+    // Qwen3-Next (modeling_qwen3_next.py): gated full attention with q/k
+    // norms, Gated DeltaNet layers, a gated shared expert.
+    {.model_type = "qwen3_next",
+     .untied = true,
+     .qk_norm = true,
+     .gated_attention = true,
+     .shared_expert_gate = true},
     {"phi", true, true, true, true, false, 1, false, false, true},
     {"phi3", true},
     {"phimoe", true},
     {"deepseek_v2", true},
-    {"deepseek_v3", true},
+    // DeepseekV3TopkRouter keeps an e_score_correction_bias per expert; Kimi K2
+    // is the DeepSeek-V3 architecture under its own model_type.
+    {.model_type = "deepseek_v3", .untied = true, .router_bias = true},
+    {.model_type = "kimi_k2", .untied = true, .router_bias = true},
+    // GLM-4.5/4.6 (modeling_glm4_moe.py): q/k/v biases only, optional q/k
+    // norms, DeepSeek-V3's router.
+    {.model_type = "glm4_moe",
+     .untied = true,
+     .attention_bias_out = false,
+     .use_qk_norm_key = true,
+     .router_bias = true},
+    // gpt-oss (modeling_gpt_oss.py): attention sinks, a router with a bias,
+    // experts with biases.
+    {.model_type = "gpt_oss",
+     .untied = true,
+     .attention_sinks = true,
+     .router_bias = true,
+     .expert_bias = true},
+    // Llama 4 (modeling_llama4.py): one shared expert of the expert width;
+    // its QK norm is an L2 norm without weights.
+    {.model_type = "llama4_text", .untied = true, .shared_experts = 1},
+    // Llama 3.2 Vision's text model embeds vocab_size + 8 rows (MllamaTextModel).
+    {.model_type = "mllama_text_model", .untied = true, .extra_vocab_rows = 8},
+    // Command R/R+ (modeling_cohere.py): one LayerNorm without bias before
+    // attention and MLP in parallel, tied embeddings, per-head q/k norms.
+    {.model_type = "cohere",
+     .norms_per_layer = 1,
+     .use_qk_norm_key = true,
+     .qk_norm_per_head = true},
     {"gpt_neox", true, true, true, true},
     {"gptj", true, true, true, false, false, 1, false, false, true},
     {"stablelm", true, false, true},
@@ -267,7 +385,19 @@ constexpr FamilyTraits kFamilies[] = {
     {"gemma", false},
     {"gemma2", false, false, false, false, false, 4, false, false, false, 2},
     {"gemma3", false, false, false, false, false, 4, true, false, false, 6},
-    {"gemma3_text", false, false, false, false, false, 4, true, false, false, 6},
+    // Gemma3TextConfig's defaults apply to the keys google/gemma-3-4b-it's
+    // config.json omits (transformers configuration_gemma3.py @ 008f5c8c:
+    // num_attention_heads 8, num_key_value_heads 4, head_dim 256,
+    // vocab_size 262208, sliding_window 4096).
+    {.model_type = "gemma3_text",
+     .norms_per_layer = 4,
+     .qk_norm = true,
+     .sliding_period = 6,
+     .default_heads = 8,
+     .default_kv_heads = 4,
+     .default_head_dim = 256,
+     .default_vocab = 262208,
+     .default_sliding_window = 4096},
     {"gpt2", false, true, true, true, false, 2, false, true},
     {"gpt_bigcode", false, true, true, true, false, 2, false, true},
     {"opt", false, true, true, true, false, 2, false, true},
@@ -313,6 +443,322 @@ void read_layer_types(const json::Value& j, Architecture& a, std::string_view so
     a.kv_free_layers = free;
 }
 
+// A key's integer, or `fallback` when the key is absent (the configuration
+// class's default).
+std::int64_t int_or(const json::Value& j, std::string_view key, std::int64_t fallback,
+                    std::string_view source) {
+    const auto it = j.find(key);
+    if (!it || it->is_null()) return fallback;
+    return int_field(j, {key}, source);
+}
+
+// Layer indices in a list ("mlp_only_layers", "moe_layers"), each checked.
+std::vector<std::int64_t> index_list(const json::Value& j, std::string_view key,
+                                     std::string_view source) {
+    std::vector<std::int64_t> out;
+    const auto list = j.find(key);
+    if (!list || list->is_null()) return out;
+    if (!list->is_array())
+        throw InputError(fmt::format("{}: '{}' must be a list of layer indices", source, key));
+    for (const json::Value v : list->items()) {
+        const auto n = v.is_number() ? v.int64() : std::nullopt;
+        if (!n || *n < 0 || *n > kMaxField)
+            throw InputError(fmt::format("{}: '{}' must be a list of layer indices (got {})",
+                                         source, key, v.dump()));
+        out.push_back(*n);
+    }
+    return out;
+}
+
+// Layers with a routed MoE block, by every family's rule: an explicit list
+// (Llama 4's moe_layers); else layer i is MoE when i >= first_k_dense_replace
+// and i % moe_layer_freq == 0 (DeepSeek), (i + 1) % decoder_sparse_step == 0
+// (Qwen MoE), (i + 1) % interleave_moe_layer_step == 0 (Llama 4) and i is not
+// in mlp_only_layers. Absent keys leave every layer MoE.
+std::int64_t moe_layer_count(const json::Value& j, std::int64_t layers, std::string_view source) {
+    if (layers <= 0 || layers > 100'000) return layers;  // validate_architecture rejects it
+    if (j.find("moe_layers")) {
+        std::vector<std::int64_t> list = index_list(j, "moe_layers", source);
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+        return static_cast<std::int64_t>(
+            std::count_if(list.begin(), list.end(), [&](std::int64_t i) { return i < layers; }));
+    }
+    const std::int64_t first_dense = int_field(j, {"first_k_dense_replace"}, source);
+    const std::int64_t freq = std::max<std::int64_t>(1, int_field(j, {"moe_layer_freq"}, source));
+    const std::int64_t sparse =
+        std::max<std::int64_t>(1, int_field(j, {"decoder_sparse_step"}, source));
+    const std::int64_t interleave =
+        std::max<std::int64_t>(1, int_field(j, {"interleave_moe_layer_step"}, source));
+    const std::vector<std::int64_t> dense = index_list(j, "mlp_only_layers", source);
+    std::int64_t count = 0;
+    for (std::int64_t i = 0; i < layers; ++i) {
+        const bool moe = i >= first_dense && i % freq == 0 && (i + 1) % sparse == 0 &&
+                         (i + 1) % interleave == 0 &&
+                         std::find(dense.begin(), dense.end(), i) == dense.end();
+        if (moe) ++count;
+    }
+    return count;
+}
+
+// Llama 4's chunked attention: layers that use RoPE attend within fixed
+// chunks of attention_chunk_size tokens, so their KV cache holds at most a
+// chunk; the NoPE layers (every no_rope_layer_interval-th, default 4 in
+// Llama4TextConfig, or the zeros of no_rope_layers) attend to the whole context.
+void read_local_attention(const json::Value& j, Architecture& a, std::string_view source) {
+    const std::int64_t chunk = int_field(j, {"attention_chunk_size"}, source);
+    if (chunk <= 0 || j.find("layer_types") || a.sliding_layers > 0) return;
+    std::int64_t chunked = 0;
+    const std::vector<std::int64_t> rope = index_list(j, "no_rope_layers", source);
+    if (!rope.empty()) {
+        if (static_cast<std::int64_t>(rope.size()) != a.layers)
+            throw InputError(
+                fmt::format("{}: 'no_rope_layers' lists {} layers but num_hidden_layers is {}",
+                            source, rope.size(), a.layers));
+        chunked = static_cast<std::int64_t>(std::count(rope.begin(), rope.end(), 1));
+    } else {
+        const std::int64_t interval =
+            std::max<std::int64_t>(1, int_or(j, "no_rope_layer_interval", 4, source));
+        chunked = a.layers - a.layers / interval;
+    }
+    a.sliding_window = chunk;
+    a.sliding_layers = chunked;
+}
+
+// Gated DeltaNet linear attention (Qwen3-Next: linear_num_key_heads, ...).
+// Without layer_types every full_attention_interval-th layer is full
+// attention and the rest linear (Qwen3NextConfig, default interval 4). Each
+// linear layer keeps a fixed state per sequence: the recurrent state (value
+// heads x key dim x value dim) and the convolution's last kernel - 1 inputs,
+// in the 16-bit compute dtype.
+void read_linear_attention(const json::Value& j, Architecture& a, std::string_view source) {
+    a.linear_k_heads = int_field(j, {"linear_num_key_heads"}, source);
+    a.linear_v_heads = int_field(j, {"linear_num_value_heads"}, source);
+    if (!a.linear_attention()) return;
+    a.linear_k_dim = int_or(j, "linear_key_head_dim", a.head_dim, source);
+    a.linear_v_dim = int_or(j, "linear_value_head_dim", a.head_dim, source);
+    a.linear_conv_kernel = int_or(j, "linear_conv_kernel_dim", 4, source);
+    if (!j.find("layer_types")) {
+        const std::int64_t interval =
+            std::max<std::int64_t>(1, int_or(j, "full_attention_interval", 4, source));
+        a.kv_free_layers = a.layers - a.layers / interval;
+    }
+    for (const auto& [field, value] : {std::pair{"linear_key_head_dim", a.linear_k_dim},
+                                       {"linear_value_head_dim", a.linear_v_dim},
+                                       {"linear_num_key_heads", a.linear_k_heads},
+                                       {"linear_num_value_heads", a.linear_v_heads},
+                                       {"linear_conv_kernel_dim", a.linear_conv_kernel}})
+        if (value <= 0 || value > 100'000)
+            throw InputError(
+                fmt::format("{}: '{}' = {} is out of range [1, 100000]", source, field, value));
+    const std::int64_t conv =
+        2 * a.linear_k_heads * a.linear_k_dim + a.linear_v_heads * a.linear_v_dim;
+    a.state_bytes_per_layer = 2 * (a.linear_v_heads * a.linear_k_dim * a.linear_v_dim +
+                                   conv * (a.linear_conv_kernel - 1));
+}
+
+// The tokens one image becomes in Llama 3.2 Vision: max_num_tiles tiles of
+// (image_size / patch_size)^2 patches plus a class token each.
+// A vision_config dimension as a double (the counts below are computed in
+// doubles, exact below 2^53, and bounded before they become integers).
+double dim(const json::Value& v, std::string_view key, std::int64_t fallback,
+           std::string_view source) {
+    const std::int64_t value = int_or(v, key, fallback, source);
+    if (value > 1'000'000)
+        throw InputError(fmt::format("{}: '{}' = {} is implausibly large (at most 1000000)", source,
+                                     key, value));
+    return static_cast<double>(value);
+}
+
+// A count computed in doubles, as an integer; a hostile config.json cannot
+// make it overflow.
+std::int64_t bounded_count(double value, std::string_view what, std::string_view source) {
+    if (!(value >= 0) || value > 1e15)
+        throw InputError(
+            fmt::format("{}: the {} implies over 1e15; check its sizes", source, what));
+    return static_cast<std::int64_t>(value);
+}
+
+// The tokens one image becomes in Llama 3.2 Vision: max_num_tiles tiles of
+// (image_size / patch_size)^2 patches plus a class token each.
+double mllama_image_tokens(const json::Value& vision, std::string_view source) {
+    const double image = dim(vision, "image_size", 448, source);
+    const double patch = std::max(1.0, dim(vision, "patch_size", 14, source));
+    const double side = std::floor(image / patch);
+    return dim(vision, "max_num_tiles", 4, source) * (side * side + 1);
+}
+
+// Llama 3.2 Vision's cross-attention layers (text_config's
+// cross_attention_layers): they hold no KV of the text, only the keys and
+// values of the image's tokens, a fixed state per sequence.
+void read_cross_attention(const json::Value& root, const json::Value& j, Architecture& a,
+                          std::string_view source) {
+    const std::vector<std::int64_t> layers = index_list(j, "cross_attention_layers", source);
+    if (layers.empty()) return;
+    if (static_cast<std::int64_t>(layers.size()) >= a.layers)
+        throw InputError(fmt::format(
+            "{}: 'cross_attention_layers' lists {} layers of {}; some must be self-attention",
+            source, layers.size(), a.layers));
+    a.cross_attention_layers = static_cast<std::int64_t>(layers.size());
+    a.kv_free_layers = a.cross_attention_layers;
+    double tokens = 0;
+    if (const auto vision = root.find("vision_config"); vision && vision->is_object())
+        tokens = mllama_image_tokens(*vision, fmt::format("{} vision_config", source));
+    a.state_bytes_per_layer = bounded_count(tokens * 2.0 * static_cast<double>(a.kv_dim()) * 2.0,
+                                            "image's key/value state", source);
+}
+
+// A vision encoder's parameters by family. Each count follows the family's
+// transformers modules; absent keys take the configuration class's default.
+struct VisionCount {
+    double linear = 0, other = 0;
+};
+
+// SigLIP (modeling_siglip.py, SiglipVisionConfig defaults) with Gemma 3's
+// projector: mm_input_projection_weight (vision x text hidden) and an RMSNorm.
+VisionCount siglip_for_gemma3(const json::Value& v, double text_hidden, std::string_view source) {
+    const double h = dim(v, "hidden_size", 768, source);
+    const double i = dim(v, "intermediate_size", 3072, source);
+    const double layers = dim(v, "num_hidden_layers", 12, source);
+    const double channels = dim(v, "num_channels", 3, source);
+    const double patch = std::max(1.0, dim(v, "patch_size", 16, source));
+    const double side = std::floor(dim(v, "image_size", 224, source) / patch);
+    VisionCount c;
+    c.other = channels * patch * patch * h + h + side * side * h;  // patch conv, positions
+    c.linear = layers * (4 * h * h + 2 * h * i);
+    c.other += layers * (4 * h + i + h + 4 * h) + 2 * h;  // biases, LayerNorms, post norm
+    if (bool_field(v, "vision_use_head", true, source)) {
+        // MultiheadAttentionPoolingHead: probe, attention, LayerNorm, MLP.
+        c.linear += 4 * h * h + 2 * h * i;
+        c.other += h + 4 * h + 2 * h + i + h;
+    }
+    c.other += h * text_hidden + h;
+    return c;
+}
+
+// Qwen2.5-VL's vision transformer (modeling_qwen2_5_vl.py): a Conv3d patch
+// embedding, blocks of RMSNorm + fused qkv attention + gated MLP with biases,
+// and the patch merger (spatial_merge_size^2 patches -> out_hidden_size).
+VisionCount qwen2_5_vl_vision(const json::Value& v, double text_hidden, std::string_view source) {
+    const double h = dim(v, "hidden_size", 3584, source);
+    const double i = dim(v, "intermediate_size", 3420, source);
+    const double depth = dim(v, "depth", 32, source);
+    const double channels = dim(v, "in_chans", int_or(v, "in_channels", 3, source), source);
+    const double patch = dim(v, "patch_size", 14, source);
+    const double temporal = dim(v, "temporal_patch_size", 2, source);
+    const double merge = dim(v, "spatial_merge_size", 2, source);
+    const double out = dim(v, "out_hidden_size", static_cast<std::int64_t>(text_hidden), source);
+    VisionCount c;
+    c.other = channels * temporal * patch * patch * h;
+    c.linear = depth * (4 * h * h + 3 * h * i);
+    c.other += depth * (2 * h + 4 * h + 2 * i + h);
+    const double merged = h * merge * merge;
+    c.linear += merged * merged + merged * out;
+    c.other += h + merged + out;
+    return c;
+}
+
+// Llama 3.2 Vision's encoder (modeling_mllama.py): tiled patches with gated
+// position and aspect-ratio embeddings, a local and a gated global
+// transformer, and the projector to the text width.
+VisionCount mllama_vision(const json::Value& v, double text_hidden, std::string_view source) {
+    const double h = dim(v, "hidden_size", 1280, source);
+    const double i = dim(v, "intermediate_size", 5120, source);
+    const double layers = dim(v, "num_hidden_layers", 32, source);
+    const double global = dim(v, "num_global_layers", 8, source);
+    const double channels = dim(v, "num_channels", 3, source);
+    const double patch = std::max(1.0, dim(v, "patch_size", 14, source));
+    const double side = std::floor(dim(v, "image_size", 448, source) / patch);
+    const double tiles = dim(v, "max_num_tiles", 4, source);
+    double ratios = 8;  // MllamaVisionConfig's supported_aspect_ratios
+    if (const auto r = v.find("supported_aspect_ratios"); r && r->is_array())
+        ratios = static_cast<double>(r->size());
+    const double out = dim(v, "vision_output_dim", 7680, source);
+    const double patches = side * side + 1;
+    VisionCount c;
+    c.other = channels * patch * patch * h + h + 1 + patches * h +
+              (ratios + 1) * tiles * patches * h + 2 * ((ratios + 1) * tiles * h + 1) + 4 * h;
+    c.linear = (layers + global) * (4 * h * h + 2 * h * i);
+    c.other += (layers + global) * (i + h + 4 * h) + 2 * global;
+    c.linear += out * text_hidden;
+    c.other += text_hidden;
+    return c;
+}
+
+// Llama 4's vision encoder (modeling_llama4.py): an unfolded-patch linear, a
+// class token and positions, LayerNorm'd transformer with biases, the pixel
+// shuffle MLP and the projector to the text width.
+VisionCount llama4_vision(const json::Value& v, double text_hidden, std::string_view source) {
+    const double h = dim(v, "hidden_size", 768, source);
+    const double i = dim(v, "intermediate_size", 5632, source);
+    const double layers = dim(v, "num_hidden_layers", 34, source);
+    const double channels = dim(v, "num_channels", 3, source);
+    const double patch = std::max(1.0, dim(v, "patch_size", 14, source));
+    const double side = std::floor(dim(v, "image_size", 448, source) / patch);
+    const double out = dim(v, "vision_output_dim", 7680, source);
+    const double in_proj = dim(v, "projector_input_dim", 4096, source);
+    const double out_proj = dim(v, "projector_output_dim", 4096, source);
+    VisionCount c;
+    c.linear = channels * patch * patch * h;
+    c.other = h + (side * side + 1) * h + 4 * h;
+    c.linear += layers * (4 * h * h + 2 * h * i);
+    c.other += layers * (4 * h + i + h + 4 * h);
+    c.linear += i * in_proj + out_proj * out_proj + out * text_hidden;
+    if (bool_field(v, "multi_modal_projector_bias", false, source)) c.other += text_hidden;
+    return c;
+}
+
+// Pixtral (modeling_pixtral.py) with Mistral 3's projector: RMSNorm, the
+// patch merger (spatial_merge_size^2 patches -> one) and two linears to the
+// text width.
+VisionCount pixtral_for_mistral3(const json::Value& root, const json::Value& v, double text_hidden,
+                                 std::string_view source) {
+    const double h = dim(v, "hidden_size", 1024, source);
+    const double i = dim(v, "intermediate_size", 4096, source);
+    const double layers = dim(v, "num_hidden_layers", 24, source);
+    const double channels = dim(v, "num_channels", 3, source);
+    const double patch = dim(v, "patch_size", 16, source);
+    const double merge = dim(root, "spatial_merge_size", 2, source);
+    VisionCount c;
+    c.other = channels * patch * patch * h + h;
+    c.linear = layers * (4 * h * h + 3 * h * i);
+    c.other += layers * 2 * h;
+    c.other += h;
+    c.linear += h * merge * merge * h + h * text_hidden + text_hidden * text_hidden;
+    if (bool_field(root, "multimodal_projector_bias", false, source)) c.other += 2 * text_hidden;
+    return c;
+}
+
+// The vision encoder of a multimodal config.json (vision_config), counted
+// for the families above; another family is named in vision_unknown.
+void read_vision(const json::Value& root, Architecture& a, std::string_view source) {
+    const auto vision = root.find("vision_config");
+    if (!vision || !vision->is_object()) return;
+    const std::string top = string_field(root, "model_type", source);
+    const std::string type = string_field(*vision, "model_type", source);
+    const std::string vsource = fmt::format("{} vision_config", source);
+    const double text_hidden = static_cast<double>(a.hidden);
+    std::optional<VisionCount> c;
+    if (top == "gemma3" && (type.empty() || type == "siglip_vision_model"))
+        c = siglip_for_gemma3(*vision, text_hidden, vsource);
+    else if (top == "qwen2_5_vl")
+        c = qwen2_5_vl_vision(*vision, text_hidden, vsource);
+    else if (top == "mllama" || type == "mllama_vision_model")
+        c = mllama_vision(*vision, text_hidden, vsource);
+    else if (top == "llama4" || type == "llama4_vision_model")
+        c = llama4_vision(*vision, text_hidden, vsource);
+    else if (top == "mistral3" && (type.empty() || type == "pixtral"))
+        c = pixtral_for_mistral3(root, *vision, text_hidden, vsource);
+    if (!c) {
+        a.vision_unknown = type.empty() ? top : type;
+        if (a.vision_unknown.empty()) a.vision_unknown = "unnamed";
+        return;
+    }
+    a.vision_model = type.empty() ? top : type;
+    a.vision_linear = bounded_count(c->linear, "vision encoder", vsource);
+    a.vision_other = bounded_count(c->other, "vision encoder", vsource);
+}
+
 }  // namespace
 
 std::int64_t Architecture::kv_layers() const {
@@ -338,6 +784,15 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
     a.layers = int_field(j, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, source);
     a.hidden = int_field(j, {"hidden_size", "n_embd", "d_model", "dim"}, source);
     a.heads = int_field(j, {"num_attention_heads", "n_head", "num_heads", "n_heads"}, source);
+    // Keys a family's files omit take its configuration class's default.
+    const auto absent = [&j](std::initializer_list<std::string_view> keys) {
+        for (const auto k : keys)
+            if (j.find(k)) return false;
+        return true;
+    };
+    if (a.heads == 0 && traits.default_heads > 0 &&
+        absent({"num_attention_heads", "n_head", "num_heads", "n_heads"}))
+        a.heads = traits.default_heads;
     if (a.layers == 0 || a.hidden == 0 || a.heads == 0) {
         const auto given = [&](std::initializer_list<std::string_view> keys) {
             for (const auto k : keys)
@@ -364,10 +819,12 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
     if (a.intermediate == 0) a.intermediate = 4 * a.hidden;  // GPT-2/J, Falcon: FFN = 4 x hidden
     a.kv_heads = int_field(
         j, {"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"}, source);
+    if (a.kv_heads == 0 && absent({"num_key_value_heads"})) a.kv_heads = traits.default_kv_heads;
     if (t == "falcon" && !bool_field(j, "new_decoder_architecture", false, source))
         a.kv_heads = bool_field(j, "multi_query", true, source) ? 1 : a.heads;
     if (a.kv_heads == 0) a.kv_heads = bool_field(j, "multi_query", false, source) ? 1 : a.heads;
     a.head_dim = int_field(j, {"head_dim", "d_kv"}, source);
+    if (a.head_dim == 0 && absent({"head_dim"})) a.head_dim = traits.default_head_dim;
     if (a.head_dim == 0) {
         a.head_dim = a.hidden / a.heads;
         if (a.head_dim == 0)
@@ -377,6 +834,7 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
                 source, a.hidden, a.heads));
     }
     a.vocab = int_field(j, {"vocab_size", "padded_vocab_size", "n_vocab"}, source);
+    if (a.vocab == 0 && absent({"vocab_size"})) a.vocab = traits.default_vocab;
     a.max_position =
         int_field(j, {"max_position_embeddings", "n_positions", "n_ctx", "seq_length"}, source);
     a.torch_dtype = string_field(j, "torch_dtype", source);
@@ -386,8 +844,10 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
     // every layer (Mistral 7B v0.1); Qwen2-style configs carry a window that
     // is off unless use_sliding_window is true.
     a.sliding_window = int_field(j, {"sliding_window"}, source);
+    if (!j.find("sliding_window")) a.sliding_window = traits.default_sliding_window;
     if (!bool_field(j, "use_sliding_window", true, source)) a.sliding_window = 0;
     read_layer_types(j, a, source);
+    read_local_attention(j, a, source);
     if (a.sliding_window > 0 && a.sliding_layers == 0 && !j.find("layer_types")) {
         const std::int64_t period = int_field(j, {"sliding_window_pattern"}, source) > 0
                                         ? int_field(j, {"sliding_window_pattern"}, source)
@@ -407,7 +867,8 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
     const bool biases = traits.biases || bool_field(j, "bias", false, source);
     a.qkv_bias = biases || traits.qkv_bias || bool_field(j, "attention_bias", false, source) ||
                  bool_field(j, "use_qkv_bias", false, source);
-    a.out_bias = biases || bool_field(j, "attention_bias", false, source);
+    a.out_bias =
+        biases || (traits.attention_bias_out && bool_field(j, "attention_bias", false, source));
     a.mlp_bias = biases || bool_field(j, "mlp_bias", false, source);
     if (t == "gptj") {  // GPT-J: biases on the MLP only
         a.qkv_bias = a.out_bias = false;
@@ -418,7 +879,12 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
     // Falcon's original blocks run attention and MLP in parallel from one norm.
     if (t == "falcon" && !bool_field(j, "new_decoder_architecture", false, source))
         a.norms_per_layer = 1;
-    a.qk_norm = traits.qk_norm;
+    a.qk_norm =
+        traits.qk_norm || (traits.use_qk_norm_key && bool_field(j, "use_qk_norm", false, source));
+    a.qk_norm_per_head = a.qk_norm && traits.qk_norm_per_head;
+    a.attention_sinks = traits.attention_sinks;
+    a.gated_attention = traits.gated_attention || bool_field(j, "attn_output_gate", false, source);
+    if (traits.extra_vocab_rows > 0) a.extra_params += traits.extra_vocab_rows * a.hidden;
     if (traits.learned_positions) a.learned_positions = a.max_position;
     if (t == "bert" || t == "roberta") {
         a.encoder_only = true;
@@ -445,14 +911,25 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
     a.experts = int_field(
         j, {"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts"}, source);
     if (a.experts > 0) {
-        a.experts_per_token = int_field(j, {"num_experts_per_tok", "moe_top_k", "top_k"}, source);
+        a.experts_per_token = int_field(
+            j, {"num_experts_per_tok", "experts_per_token", "moe_top_k", "top_k"}, source);
         a.moe_intermediate = int_field(j, {"moe_intermediate_size"}, source);
+        // Llama 4: intermediate_size is the experts' width, intermediate_size_mlp
+        // the dense layers'.
+        if (const std::int64_t dense = int_field(j, {"intermediate_size_mlp"}, source); dense > 0) {
+            if (a.moe_intermediate == 0) a.moe_intermediate = a.intermediate;
+            a.intermediate = dense;
+        }
         if (a.moe_intermediate == 0) a.moe_intermediate = a.intermediate;  // Mixtral
-        a.shared_intermediate = int_field(j, {"shared_expert_intermediate_size"}, source) +
-                                int_field(j, {"n_shared_experts"}, source) * a.moe_intermediate;
-        a.dense_layers = int_field(j, {"first_k_dense_replace"}, source);
-        if (const auto dense = j.find("mlp_only_layers"); dense && dense->is_array())
-            a.dense_layers += static_cast<std::int64_t>(dense->size());
+        a.shared_intermediate =
+            int_field(j, {"shared_expert_intermediate_size"}, source) +
+            (j.find("n_shared_experts") ? int_field(j, {"n_shared_experts"}, source)
+                                        : traits.shared_experts) *
+                a.moe_intermediate;
+        a.dense_layers = a.layers - moe_layer_count(j, a.layers, source);
+        a.router_bias = traits.router_bias;
+        a.expert_bias = traits.expert_bias;
+        a.shared_expert_gate = traits.shared_expert_gate && a.shared_intermediate > 0;
     }
     // Multi-head latent attention.
     a.kv_lora_rank = int_field(j, {"kv_lora_rank"}, source);
@@ -464,6 +941,10 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
         a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
         a.kv_heads = a.heads;
     }
+    read_linear_attention(j, a, source);
+    read_cross_attention(root, j, a, source);
+    read_vision(root, a, source);
+    a.quantization = parse_quantization_config(root, source);
     validate_architecture(a, source);
     return a;
 }

@@ -13,6 +13,7 @@
 
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/json.hpp"
+#include "gpuadvise/text.hpp"
 
 namespace gpuadvise {
 namespace {
@@ -281,10 +282,21 @@ class HeaderReader {
         // Each range lies inside the data and ranges do not overlap (checked
         // in finish), so the sums stay below 2 x file size.
         if (begin != end) ranges_.push_back({begin, end, name_});
-        info_.params += elements;
+        // MXFP4 as transformers stores it (gpt-oss): "<weight>_blocks" bytes
+        // hold two 4-bit values each, "<weight>_scales" one E8M0 scale per
+        // 32 values, which is format overhead rather than parameters.
+        u64 values = elements;
+        std::string dtype = tensor_.dtype;
+        if (tensor_.dtype == "U8" && ends_with(name_, "_blocks")) {
+            values = elements * 2;
+            dtype = "MXFP4";
+        } else if (tensor_.dtype == "U8" && ends_with(name_, "_scales")) {
+            values = 0;
+        }
+        info_.params += values;
         info_.bytes += nbytes;
         info_.tensors += 1;
-        info_.dtype_counts[tensor_.dtype] += elements;
+        info_.dtype_counts[dtype] += values;
     }
 
     std::string_view source_;

@@ -42,6 +42,16 @@ std::string lora_targets_text(const Workload& w) {
 
 namespace {
 
+// The format a checkpoint's quantization_config names, with what it leaves
+// in 16-bit; no format when the config is not modelled.
+Quant checkpoint_quant(const CheckpointQuant& c) {
+    if (!c.modelled()) return {};
+    const QuantFormat* f = find_quant(c.format);
+    if (f == nullptr) return {};
+    const double parameter = f->parameter == QuantParameter::None ? 0.0 : c.parameter;
+    return Quant{f, parameter, c.scope};
+}
+
 constexpr std::int64_t kMaxTokens = 100'000'000;
 constexpr std::int64_t kMaxBatch = 1'000'000;
 constexpr std::int64_t kMaxGpus = 16'384;
@@ -153,6 +163,7 @@ class Resolver {
             m.active_params = to_bytes(static_cast<double>(f.params) * share);
             m.weight_bytes = f.weight_bytes;
             m.file_quantization = f.quantization;
+            shape_notes();
             return;
         }
         if (in_.hf_config_text) {
@@ -194,6 +205,17 @@ class Resolver {
         const ParamCounts counts = count_params(m.arch);
         m.params = counts.total();
         m.active_params = counts.active();
+        shape_notes();
+    }
+
+    // What the shape leaves out or adds, said once.
+    void shape_notes() {
+        const Architecture& a = w_.model.arch;
+        if (!a.vision_unknown.empty())
+            w_.warnings.push_back(fmt::format(
+                "the config's vision_config ({}) is not a vision encoder gpuadvise counts; its "
+                "weights are left out",
+                sanitize(a.vision_unknown, 40)));
     }
 
     // --- image generation, vision and video ------------------------------------
@@ -416,14 +438,36 @@ class Resolver {
                          : "precision=bf16 (the dtype current checkpoints ship in)");
         }
         const Arg q = arg(Field::Quant);
+        const std::optional<CheckpointQuant>& own = w_.model.arch.quantization;
+        const Quant checkpoint = own ? checkpoint_quant(*own) : Quant{};
         if (q) {
             w_.quant = parse_quant(q.text(), q.from());
+            if (own)
+                assume(fmt::format(
+                    "quant={} from {}, overriding the checkpoint's quantization_config ({})",
+                    w_.quant.text(), q.from(), own->text()));
+        } else if (checkpoint.format &&
+                   (!training || (qlora && checkpoint.format->trainable_base))) {
+            // The checkpoint's own format: what is downloaded and loaded.
+            w_.quant = checkpoint;
+            if (!r_.has(Field::DoubleQuant)) w_.double_quant = own->double_quant;
+            assume(fmt::format("quant={} (the checkpoint's quantization_config: {})",
+                               w_.quant.text(), own->text()));
         } else if (qlora) {
             w_.quant = Quant{find_quant("nf4"), 0};
             assume("quant=nf4 (QLoRA base weights, document §4)");
         } else {
             w_.quant = Quant{&quant_none(), 0};
         }
+        if (!q && own && !own->modelled())
+            w_.warnings.push_back(fmt::format(
+                "the checkpoint's quantization_config is not modelled ({}); its weights are sized "
+                "as {}-bit; give --quant to size its format",
+                own->text(), w_.precision == Precision::Fp32 ? 32 : 16));
+        else if (!q && checkpoint.format && training && w_.quant.format != checkpoint.format)
+            assume(
+                fmt::format("weights dequantized to {} for {} training (the checkpoint stores {})",
+                            to_string(w_.precision), to_string(w_.method), own->text()));
         const std::string qtext = q ? q.from() + " " + quote(q.text()) : "--quant";
         if (qlora && w_.quant.none())
             throw InputError(
@@ -448,13 +492,15 @@ class Resolver {
                 fmt::format("{} is a llama.cpp (GGUF) inference format; use nf4 for QLoRA", qtext));
         const bool has_double_quant =
             w_.quant.format && w_.quant.format->double_quant_overhead_bits.has_value();
+        const bool from_checkpoint =
+            !q && checkpoint.format && w_.quant.format == checkpoint.format;
         if (const auto dq = r_.flag(Field::DoubleQuant)) {
             if (*dq && !has_double_quant)
                 throw InputError(fmt::format(
                     "{} applies to bitsandbytes nf4 and fp4 weights only; add --quant nf4",
                     arg(Field::DoubleQuant).from()));
             w_.double_quant = *dq;
-        } else if (has_double_quant) {
+        } else if (has_double_quant && !from_checkpoint) {
             w_.double_quant = qlora;
             if (qlora) assume("double-quant=on (document §4 QLoRA recipe)");
         }

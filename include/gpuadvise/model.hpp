@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuadvise/image.hpp"
+#include "gpuadvise/quant.hpp"
 
 namespace gpuadvise {
 
@@ -30,6 +31,9 @@ struct Architecture {
     NormKind norm = NormKind::RmsNorm;
     std::int64_t norms_per_layer = 2;  // Gemma 2/3 have 4, parallel-attention blocks 1
     bool qk_norm = false;              // per-head q/k norms (Qwen3, Gemma 3)
+    bool qk_norm_per_head = false;     // ... with a weight per head (Cohere: heads x head_dim)
+    bool attention_sinks = false;      // a learned sink logit per head and layer (gpt-oss)
+    bool gated_attention = false;      // q_proj also yields a sigmoid output gate (Qwen3-Next)
     bool qkv_bias = false;
     bool out_bias = false;  // attention output projection bias
     bool mlp_bias = false;
@@ -45,6 +49,19 @@ struct Architecture {
     std::int64_t sliding_layers = 0;
     std::int64_t kv_free_layers = 0;
     std::int64_t state_bytes_per_layer = 0;
+    // Gated DeltaNet linear attention (Qwen3-Next, from the linear_* keys): its
+    // layers are `kv_free_layers`; q and k have `linear_k_heads` heads of
+    // `linear_k_dim`, v `linear_v_heads` of `linear_v_dim`, through a causal
+    // convolution of `linear_conv_kernel` taps. 0 heads: no such layers.
+    std::int64_t linear_k_heads = 0;
+    std::int64_t linear_v_heads = 0;
+    std::int64_t linear_k_dim = 0;
+    std::int64_t linear_v_dim = 0;
+    std::int64_t linear_conv_kernel = 0;
+    // Cross-attention layers (Llama 3.2 Vision's cross_attention_layers),
+    // counted in `layers` and in `kv_free_layers`: they attend to an image's
+    // tokens, whose keys and values are their fixed state.
+    std::int64_t cross_attention_layers = 0;
     // Mixture of experts: `experts` routed experts of `moe_intermediate` each,
     // `experts_per_token` active per token, plus always-on shared experts of
     // `shared_intermediate` in total; the first `dense_layers` layers keep a dense MLP.
@@ -52,7 +69,10 @@ struct Architecture {
     std::int64_t experts_per_token = 0;
     std::int64_t moe_intermediate = 0;
     std::int64_t shared_intermediate = 0;
-    std::int64_t dense_layers = 0;
+    std::int64_t dense_layers = 0;  // layers with a dense MLP (first_k_dense_replace, interleaving)
+    bool router_bias = false;       // a bias (or score correction) per expert in the router
+    bool expert_bias = false;       // the experts' projections carry biases (gpt-oss)
+    bool shared_expert_gate = false;  // a sigmoid gate of width 1 on the shared expert (Qwen)
     // Multi-head latent attention (DeepSeek V2/V3): the KV cache holds
     // kv_lora_rank + qk_rope_head_dim values per token and layer.
     std::int64_t q_lora_rank = 0;
@@ -66,6 +86,15 @@ struct Architecture {
     // Encoder-only (BERT): no KV cache, no generation.
     bool encoder_only = false;
     std::int64_t extra_params = 0;  // small model-specific tensors (token types, pooler)
+    // A vision encoder and its projector (vision_config of a multimodal
+    // checkpoint): part of the weights, run on image tokens rather than per
+    // text token. `vision_model` names the family counted ("" = none).
+    std::string vision_model;
+    std::int64_t vision_linear = 0;
+    std::int64_t vision_other = 0;  // patch and position embeddings, norms, biases
+    std::string vision_unknown;     // a vision_config of a family not counted
+    // The checkpoint's own weight format (quantization_config), if it has one.
+    std::optional<CheckpointQuant> quantization;
     std::string torch_dtype;
     bool inferred = false;  // shape guessed from a parameter count
 
@@ -73,6 +102,7 @@ struct Architecture {
     bool is_mla() const { return kv_lora_rank > 0; }
     std::int64_t q_dim() const { return heads * head_dim; }
     std::int64_t kv_dim() const { return kv_heads * head_dim; }
+    bool linear_attention() const { return linear_k_heads > 0 && linear_v_heads > 0; }
     std::int64_t total_layers() const { return layers + decoder_layers; }
     // Layers that keep a KV cache growing with the context.
     std::int64_t kv_layers() const;
@@ -91,11 +121,23 @@ struct ParamCounts {
     // splits); of active_linear: the routed experts one token passes.
     std::uint64_t routed_experts = 0;
     std::uint64_t routed_active = 0;
+    // Of block_linear, the rest of what a format can leave in 16-bit:
+    // attention (and linear-attention) projections, shared experts, and a
+    // vision encoder's linear weights (not in active_linear: it runs once per
+    // image). The dense MLP is what remains.
+    std::uint64_t attention_linear = 0;
+    std::uint64_t shared_experts = 0;
+    std::uint64_t vision_linear = 0;
+    std::uint64_t vision_other = 0;  // of other
     std::uint64_t total() const { return embedding + lm_head + block_linear + other; }
     std::uint64_t active() const { return embedding + lm_head + active_linear + other; }
 };
 
 ParamCounts count_params(const Architecture& arch);
+
+// The block linear weights a format's scope covers (all of block_linear for
+// the full scope); the rest of block_linear stays in 16-bit.
+std::uint64_t quantized_linear(const ParamCounts& counts, const QuantScope& scope);
 
 // Throws InputError naming `source` and the field when a shape is missing or
 // absurd. Every architecture, however built, passes through here.

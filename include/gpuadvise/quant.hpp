@@ -79,10 +79,30 @@ struct QuantFormat {
     std::string_view source;
 };
 
+// The linear weights a format covers. A checkpoint's quantization_config can
+// leave modules in its 16-bit dtype (`modules_to_not_convert`, `ignore`):
+// gpt-oss stores only its routed experts in MXFP4. Embeddings, the output head,
+// norms, biases and routers are 16-bit in every non-GGUF format anyway.
+struct QuantScope {
+    bool attention = true;       // attention and linear-attention projections
+    bool dense_mlp = true;       // the MLP of dense layers
+    bool shared_experts = true;  // always-on shared experts of MoE layers
+    bool routed_experts = true;  // the routed experts
+    bool vision = true;          // a vision encoder's linear weights and projector
+    bool all() const {
+        return attention && dense_mlp && shared_experts && routed_experts && vision;
+    }
+    // "attention, shared experts": the parts left in 16-bit, "" when none.
+    std::string kept_text() const;
+};
+
 // A format plus its parameter (bits or group size) as chosen.
 struct Quant {
+    Quant() = default;
+    Quant(const QuantFormat* f, double p, QuantScope s = {}) : format(f), parameter(p), scope(s) {}
     const QuantFormat* format = nullptr;
     double parameter = 0;  // 0 = the row's default
+    QuantScope scope;      // what it covers; the rest stays 16-bit
 
     bool none() const { return format == nullptr || format->family == QuantFamily::None; }
     QuantFamily family() const { return format ? format->family : QuantFamily::None; }
@@ -92,6 +112,35 @@ struct Quant {
     // "nf4", "exl2:4.65"
     std::string text() const;
 };
+
+// A checkpoint's own weight format, read from the `quantization_config` of
+// its config.json (transformers' quantizers: mxfp4, awq, gptq, fp8,
+// fbgemm_fp8, bitsandbytes, compressed-tensors, modelopt). Parsing needs no
+// format table: `format` names a row of data/quants.json, resolved where the
+// workload takes it.
+struct CheckpointQuant {
+    std::string method;         // quant_method as written ("mxfp4", "compressed-tensors")
+    std::string format;         // a data/quants.json id ("mxfp4", "gptq-int4"); "" = not modelled
+    double parameter = 0;       // the row's parameter (group size), 0 = the row's default
+    bool double_quant = false;  // bitsandbytes bnb_4bit_use_double_quant
+    QuantScope scope;
+    std::string detail;             // "bits 4, group 128", "block 128 x 128"
+    std::vector<std::string> kept;  // module patterns left unconverted, as written
+    std::string problem;            // why the format is not modelled (format is then "")
+    bool modelled() const { return !format.empty(); }
+    // "mxfp4 (quant_method mxfp4; attention in 16-bit)"
+    std::string text() const;
+};
+
+// Reads `quantization_config` of a config.json object; nullopt when there is
+// none. Unknown methods and bit widths are not errors: `problem` says why they
+// are sized as 16-bit weights. Malformed fields (a string for bits) throw
+// InputError naming `source` and the field.
+std::optional<CheckpointQuant> parse_quantization_config(const json::Value& config,
+                                                         std::string_view source);
+// The scope left by module names a checkpoint keeps in 16-bit
+// ("model.layers.*.self_attn", "re:.*mlp.gate$", "lm_head", "visual").
+QuantScope scope_without(const std::vector<std::string>& modules);
 
 std::span<const QuantFormat> quant_formats();
 const QuantFormat& quant_none();

@@ -15,9 +15,9 @@
 namespace gpuadvise {
 
 struct SafetensorsInfo {
-    std::uint64_t params = 0;                           // sum of tensor elements
-    std::uint64_t bytes = 0;                            // sum of tensor data bytes
-    std::uint64_t tensors = 0;                          // tensor count
+    std::uint64_t params = 0;   // sum of tensor elements (MXFP4 "_blocks": 2 a byte, "_scales": 0)
+    std::uint64_t bytes = 0;    // sum of tensor data bytes
+    std::uint64_t tensors = 0;  // tensor count
     std::map<std::string, std::uint64_t> dtype_counts;  // dtype ("BF16") -> parameters
     std::vector<std::string> names;                     // tensor names, sorted
 };

@@ -1,6 +1,7 @@
 // End-to-end tests of the real binary: exit codes, the JSON contract, the
 // table agreeing with the JSON, and the commands of the skeleton.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -316,4 +317,26 @@ TEST_CASE("calibrate records a run and later estimates of the same kind use it")
     const auto logged = gpuadvise(from_log);
     CHECK(logged.exit_code == 0);
     CHECK_THAT(logged.out, Catch::Contains("torchtune"));
+}
+
+TEST_CASE("gpt-oss-20b's own config.json fits the 16 GB card it was made for") {
+    // Its quantization_config stores the experts in MXFP4: 12.8 GiB of weights,
+    // the size of its files, rather than the 39 GiB of bf16.
+    const std::string config =
+        (std::filesystem::path(GPUADVISE_SOURCE_DIR) / "tests/data/hf/gpt-oss-20b.config.json")
+            .string();
+    const auto r = gpuadvise(
+        {"check", "--gpu", "rtx-4060ti-16gb", "--hf-config", config, "--method", "inference"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("fits"));
+    const auto j = gpuadvise({"estimate", "--hf-config", config, "--json"});
+    REQUIRE(j.exit_code == 0);
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["workload"]["quant"] == "mxfp4");
+    const double weights = doc["memory"]["components"]["weights_bytes"].get<double>();
+    CHECK(weights == Approx(12.8 * 1024.0 * 1024.0 * 1024.0).epsilon(0.01));
+    // --quant overrides it, and the output says so.
+    const auto over = gpuadvise({"estimate", "--hf-config", config, "--quant", "none"});
+    REQUIRE(over.exit_code == 0);
+    CHECK_THAT(over.out, Catch::Contains("overriding the checkpoint's quantization_config"));
 }

@@ -358,3 +358,39 @@ TEST_CASE("the grad-ckpt toggle is ckpt-mode full or none, and must agree with i
         InputError);
     CHECK_FALSE(toy({{Field::Method, "full"}, {Field::CkptMode, "none"}}).grad_ckpt);
 }
+
+TEST_CASE("a checkpoint's quantization_config sizes its weights, part by part") {
+    // gpt-oss-20b: MXFP4 experts (4.25 bits) and bf16 attention, router,
+    // embeddings and head: 13.76e9 bytes, the size of its safetensors files
+    // (OpenAI's model card: 12.8 GiB).
+    const Workload w = test::workload({{Field::Model, "gpt-oss-20b"}}, embedded::model_presets());
+    CHECK(w.quant.text() == "mxfp4");
+    CHECK_FALSE(w.quant.scope.attention);
+    const MemoryEstimate m = estimate_memory(w);
+    const double weights = static_cast<double>(m.get(&Components::weights));
+    CHECK(weights == Approx(12.8 * static_cast<double>(kGiB)).epsilon(0.01));
+    // The same format over every linear weight (--quant mxfp4) is smaller.
+    const Workload all = test::workload({{Field::Model, "gpt-oss-20b"}, {Field::Quant, "mxfp4"}},
+                                        embedded::model_presets());
+    CHECK(all.quant.scope.all());
+    CHECK(static_cast<double>(estimate_memory(all).get(&Components::weights)) < weights);
+    // --quant none: the bf16 weights, 2 bytes a parameter.
+    const Workload bf16 = test::workload({{Field::Model, "gpt-oss-20b"}, {Field::Quant, "none"}},
+                                         embedded::model_presets());
+    CHECK(static_cast<double>(estimate_memory(bf16).get(&Components::weights)) ==
+          Approx(2.0 * 20'914'757'184.0).epsilon(0.001));
+}
+
+TEST_CASE("linear-attention layers add a fixed state per sequence, not per token") {
+    const auto kv = [](const char* seq) {
+        const Workload w = test::workload({{Field::Model, "qwen3-next-80b-a3b"}, {Field::Seq, seq}},
+                                          embedded::model_presets());
+        return static_cast<double>(estimate_memory(w).get(&Components::kv_cache));
+    };
+    // 12 full-attention layers of 2 KV heads x 256 in bf16 per token, plus
+    // 36 Gated DeltaNet states of 1,097,728 bytes.
+    const double per_token = 12.0 * 2.0 * 2.0 * 256.0 * 2.0;
+    const double state = 36.0 * 1'097'728.0;
+    CHECK(kv("4096") == Approx(4096.0 * per_token + state).epsilon(1e-9));
+    CHECK(kv("8192") - kv("4096") == Approx(4096.0 * per_token).epsilon(1e-9));
+}

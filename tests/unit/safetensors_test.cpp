@@ -264,3 +264,17 @@ TEST_CASE("every prefix and every single-byte corruption of a safetensors header
         }
     }
 }
+
+TEST_CASE("MXFP4 blocks count two values a byte, their scales no parameters") {
+    // gpt-oss's experts: U8 "_blocks" of 16 bytes (32 values) per block and a
+    // U8 E8M0 "_scales" byte per block; the bias stays BF16.
+    const std::string json =
+        R"({"experts.gate_up_proj_blocks":{"dtype":"U8","shape":[2,4,1,16],"data_offsets":[0,128]},)"
+        R"("experts.gate_up_proj_scales":{"dtype":"U8","shape":[2,4,1],"data_offsets":[128,136]},)"
+        R"("experts.gate_up_proj_bias":{"dtype":"BF16","shape":[2,4],"data_offsets":[136,152]}})";
+    const SafetensorsInfo info = parse(json, 152);
+    CHECK(info.params == 2 * 4 * 32 + 8);
+    CHECK(info.bytes == 152);
+    CHECK(info.dtype_counts.at("MXFP4") == 256);
+    CHECK(info.dtype_counts.at("U8") == 0);  // the scales: bytes, no parameters
+}

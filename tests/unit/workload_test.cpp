@@ -118,3 +118,43 @@ TEST_CASE("the engine follows the weights when not given") {
     CHECK(test::workload({{Field::Model, "8B"}, {Field::Engine, "LM Studio"}}).engine->id ==
           "lm-studio");
 }
+
+TEST_CASE("the checkpoint's quantization_config decides the weights, --quant overrides it") {
+    const auto& presets = embedded::model_presets();
+    const auto assumed = [](const Workload& w, const char* text) {
+        for (const auto& a : w.assumed)
+            if (a.find(text) != std::string::npos) return true;
+        return false;
+    };
+    const Workload own = test::workload({{Field::Model, "gpt-oss-120b"}}, presets);
+    CHECK(own.quant.text() == "mxfp4");
+    CHECK(assumed(own, "the checkpoint's quantization_config"));
+    const Workload over =
+        test::workload({{Field::Model, "gpt-oss-120b"}, {Field::Quant, "q4_k_m"}}, presets);
+    CHECK(over.quant.text() == "q4_k_m");
+    CHECK(assumed(over, "overriding the checkpoint's quantization_config"));
+    // FP8 checkpoints (DeepSeek-R1: 128 x 128 blocks).
+    CHECK(test::workload({{Field::Model, "deepseek-r1"}}, presets).quant.text() == "fp8");
+    // Training takes 16-bit weights: the checkpoint's format is said, not used.
+    const Workload full =
+        test::workload({{Field::Model, "deepseek-r1"}, {Field::Method, "full"}}, presets);
+    CHECK(full.quant.none());
+    CHECK(assumed(full, "dequantized"));
+    // QLoRA on a GPTQ checkpoint trains on its own 4-bit base.
+    ModelInputs gptq;
+    gptq.hf_config_text =
+        R"({"model_type":"llama","hidden_size":256,"num_hidden_layers":2,"num_attention_heads":4,)"
+        R"("intermediate_size":512,"vocab_size":1000,)"
+        R"("quantization_config":{"quant_method":"gptq","bits":4,"group_size":32}})";
+    const Workload qlora = test::workload({{Field::Method, "qlora"}}, {}, gptq);
+    CHECK(qlora.quant.text() == "gptq-int4:32");
+    // A method without a row is sized in 16-bit, with a warning that says so.
+    ModelInputs hqq;
+    hqq.hf_config_text =
+        R"({"model_type":"llama","hidden_size":256,"num_hidden_layers":2,"num_attention_heads":4,)"
+        R"("intermediate_size":512,"vocab_size":1000,"quantization_config":{"quant_method":"hqq"}})";
+    const Workload unknown = test::workload({}, {}, hqq);
+    CHECK(unknown.quant.none());
+    REQUIRE_FALSE(unknown.warnings.empty());
+    CHECK_THAT(unknown.warnings.front(), Catch::Contains("not modelled"));
+}
