@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-30}"
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
 per_input_timeout="${FUZZ_TIMEOUT:-10}"
-read -r -a targets <<<"${FUZZ_TARGETS:-units cli hf_config catalog presets gguf safetensors batch json settings detect render calibration}"
+read -r -a targets <<<"${FUZZ_TARGETS:-units cli hf_config catalog presets gguf safetensors batch json settings detect render calibration emit}"
 jobs="${FUZZ_JOBS:-$(nproc)}"
 
 if [ "${FUZZ_NO_BUILD:-0}" != "1" ]; then

@@ -131,28 +131,34 @@ std::string alternatives(LaunchKind not_this, std::optional<ModelSource> source,
 
 // What the server is pointed at: the model's file or folder, its repository,
 // or a placeholder the user fills in (notes say what goes there).
-std::string model_argument(const Workload& w, const ServeTemplate& t, LaunchKind kind,
-                           const Gpu& gpu, std::string_view what, std::vector<std::string>& notes) {
+struct ModelArgument {
+    std::string text;
+    bool placeholder = false;  // ours, not a path: a file may be named "<model>x"
+};
+
+ModelArgument model_argument(const Workload& w, const ServeTemplate& t, LaunchKind kind,
+                             const Gpu& gpu, std::string_view what,
+                             std::vector<std::string>& notes) {
     const auto source = model_source(w);
     const std::string_view program = t.program.front();
     if (source && *source != ModelSource::Hub && !t.loads_from(*source))
         throw InputError(fmt::format("{} {}: {} does not load {} ({}); use {}", what,
                                      kLaunchKinds.name(kind), program, source_name(*source),
                                      w.model.name, alternatives(kind, source, gpu)));
-    if (source == ModelSource::Gguf || source == ModelSource::Folder) return w.model.path;
-    if (source == ModelSource::Hub && t.loads_from(ModelSource::Hub)) return w.model.hf_repo;
+    if (source == ModelSource::Gguf || source == ModelSource::Folder) return {w.model.path};
+    if (source == ModelSource::Hub && t.loads_from(ModelSource::Hub)) return {w.model.hf_repo};
     if (source == ModelSource::Hub) {
         notes.push_back(fmt::format(
             "replace <model>.gguf with a GGUF file of {} ({} loads GGUF files; llama.cpp's "
             "convert_hf_to_gguf.py makes one)",
             w.model.hf_repo, program));
-        return "<model>.gguf";
+        return {"<model>.gguf", true};
     }
     const bool gguf_only = !t.loads_from(ModelSource::Hub) && !t.loads_from(ModelSource::Folder);
     notes.push_back(gguf_only
                         ? "replace <model>.gguf with the model's GGUF file"
                         : "replace <model> with the model's Hugging Face repository or local path");
-    return gguf_only ? "<model>.gguf" : "<model>";
+    return {gguf_only ? "<model>.gguf" : "<model>", true};
 }
 
 // The value of one flag for this plan, or nullopt when the plan does not
@@ -283,14 +289,13 @@ Launch serve_launch(const Workload& w, const Recommendation& rec, LaunchKind kin
     }
     Launch l;
     l.tool = program_name(t);
-    const std::string model = model_argument(w, t, kind, *rec.gpu, what, l.notes);
-    const bool placeholder = model.starts_with("<model>");
+    const ModelArgument model = model_argument(w, t, kind, *rec.gpu, what, l.notes);
     if (t.modelfile) {
-        ollama(l, w, rec, model, placeholder, what);
+        ollama(l, w, rec, model.text, model.placeholder, what);
     } else {
         ShellCommand c;
         for (const std::string_view p : t.program) c.argv.push_back({std::string(p)});
-        const std::string arg = placeholder ? model : path_argument(model);
+        const std::string arg = model.placeholder ? model.text : path_argument(model.text);
         if (!t.model_flag.empty()) c.argv.push_back({std::string(t.model_flag)});
         c.argv.push_back({arg});
         for (const ServeFlag& f : t.flags) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpuadvise/calibration.hpp"
+#include "gpuadvise/units.hpp"  // kMaxEstimateBytes, the bound of every estimate
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {

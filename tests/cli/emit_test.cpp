@@ -101,6 +101,7 @@ const std::vector<std::string>& hostile() {
         "\xe6\xa8\xa1\xe5\x9e\x8b",
         "back\\slash",
         std::string(200, 'x'),
+        "<model>",  // our placeholder's spelling, as a real file's name
     };
     return v;
 }

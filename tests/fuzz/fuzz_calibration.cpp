@@ -1,5 +1,6 @@
 // Fuzzes what `gpuadvise calibrate` and every calibrated estimate read from
-// the user: the calibration file (parse_calibration), a run's log
+// the user: the calibration file (parse_calibration, and the check before an
+// append: a file it passes stays readable with one more record), a run's log
 // (parse_run_log, all four formats) and --measured-speed. A file that parses
 // must round-trip through record_json_line, and applying it to a workload
 // must give finite estimates within the bound, never a wrapped number.
@@ -28,6 +29,22 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
                     peak->bytes > kMaxEstimateBytes)
                     finding("a log peak that is not a finite size");
         });
+    }
+    // The write side: a file check_calibration_text lets `calibrate` append
+    // to stays readable with the new record after it.
+    CalibrationRecord fresh;
+    fresh.key = "k";
+    fresh.metric = MemoryMetric::Allocated;
+    fresh.measured_bytes = 1e10;
+    fresh.estimated_bytes = 1e10;
+    const std::string line = record_json_line(fresh) + "\n";
+    if (accepts([&] { check_calibration_text(text, "fuzz.jsonl", 1U << 20U, line.size()); })) {
+        Calibration appended;
+        if (!accepts(
+                [&] { appended = parse_calibration(std::string(text) + line, "appended.jsonl"); }))
+            finding("a file the append check passed is unreadable after the append");
+        if (appended.records.empty() || appended.records.back().key != "k")
+            finding("the appended record is not the file's last");
     }
     Calibration cal;
     if (!accepts([&] { cal = parse_calibration(text, "fuzz.jsonl"); })) return 0;
