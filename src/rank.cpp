@@ -533,7 +533,9 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
             rec.score = static_cast<double>(std::max<std::int64_t>(rec.headroom_bytes, 0)) / 1e9;
             break;
     }
-    rec.score *= rec.score_factor;
+    // --rank-by speed orders by the speed the plan shows: score rules adjust
+    // value, not the measured rate.
+    if (options.rank_by != RankBy::Speed) rec.score *= rec.score_factor;
     if (!std::isfinite(rec.score) || !rec.fits) rec.score = 0;  // a miss has no score to compare
 
     if (rec.fits && describe) {
@@ -636,7 +638,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         const Recommendation& a = plans[ia];
         const Recommendation& b = plans[ib];
         if (a.fits != b.fits) return a.fits;
-        if (a.fits && a.tight != b.tight) return b.tight;
+        if (a.fits && a.tight != b.tight && options.rank_by != RankBy::Speed) return b.tight;
         if (a.fits) {
             const bool pa = a.total_usd > 0, pb = b.total_usd > 0;
             if (by_money && pa != pb) return pa;

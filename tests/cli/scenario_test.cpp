@@ -1109,3 +1109,28 @@ TEST_CASE("scenario: 12 AI video streams rule out GeForce cards (8 encode sessio
     const auto a100 = run_gpuadvise({"check", "--task", "video", "--gpu", "a100-80gb-sxm"});
     CHECK(a100.exit_code == 1);
 }
+
+TEST_CASE("scenario: ranking by speed orders the plans by the speed they show") {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--model", "8B", "--rank-by", "speed", "--top", "20"},
+             {"--model", "llama-3.1-8b", "--method", "lora", "--rank-by", "speed", "--top",
+              "20"}}) {
+        const json doc = run_json(args);
+        double last = 1e300;
+        std::size_t n = 0;
+        for (const auto& r : doc.at("recommendations")) {
+            if (!r.at("fits").get<bool>()) break;
+            const auto& p = r.at("performance");
+            const json& rate =
+                p.contains("decode_tokens_per_s") && !p.at("decode_tokens_per_s").is_null()
+                    ? p.at("decode_tokens_per_s")
+                    : p.at("train_tokens_per_s");
+            if (rate.is_null()) continue;
+            const double v = rate.get<double>();
+            CHECK(v <= last * (1 + 1e-9));
+            last = v;
+            ++n;
+        }
+        CHECK(n >= 10);
+    }
+}
