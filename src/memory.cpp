@@ -8,8 +8,12 @@
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/units.hpp"
+#include "memory_common.hpp"
 
 namespace gpuadvise {
+
+using namespace memory_detail;
+
 namespace {
 
 // A calibration record's memory factor (calibration.hpp): every component
@@ -46,10 +50,6 @@ constexpr double kSplitRemainder = 0.25;
 // which reproduces the 1.4-1.5 x reserved/allocated reported for padded
 // variable-length runs at long sequences (assumed, not fitted to a row).
 constexpr double kStrandedLogits = 0.5;
-
-double dtype_bytes(Precision p) {
-    return p == Precision::Fp32 ? 4.0 : 2.0;
-}
 
 // Parameter counts of the shape, scaled to the user's total when the shape was
 // inferred from a bare size (so "8B" means 8e9 parameters, not the shape's 8.03e9).
@@ -138,62 +138,8 @@ double saved_bytes_per_token_layer(const Workload& w) {
     return bytes;
 }
 
-double optimizer_state_bytes(Optimizer o, double state_dtype, double trainable, double hidden) {
-    switch (o) {
-        case Optimizer::AdamW:
-            return 2.0 * state_dtype * trainable;
-        case Optimizer::AdamW8bit:
-        case Optimizer::PagedAdamW8bit:
-            return (2.0 + 8.0 / 256.0) * trainable;  // uint8 states + fp32 absmax per 256
-        case Optimizer::PagedAdamW32bit:
-            return 8.0 * trainable;
-        case Optimizer::Sgd:
-            return 0.0;
-        case Optimizer::SgdMomentum:
-        case Optimizer::Lion:
-            return state_dtype * trainable;
-        case Optimizer::Adafactor:
-            return 4.0 * trainable * 2.0 / std::max(hidden, 1.0);  // row + column statistics
-    }
-    return 0.0;
-}
-
 bool paged(Optimizer o) {
     return o == Optimizer::PagedAdamW8bit || o == Optimizer::PagedAdamW32bit;
-}
-
-// torch.optim's foreach AdamW (torch/optim/adam.py, _multi_tensor_adam, the
-// default on CUDA) computes exp_avg_sq_sqrt = torch._foreach_sqrt(
-// device_exp_avg_sqs): a new tensor the size of one of the two moments for
-// every parameter of a device/dtype group at once, i.e. half the state. The
-// step runs after backward has freed activations and logits, so its peak is
-// weights + gradients + 1.5 x the state; the fused kernel and the per-parameter
-// loop (one parameter's temporary at a time) add nothing measurable, and an
-// optimizer step inside backward (optimizer_in_bwd) steps one parameter at a
-// time. The step's peak, or 0 where no foreach temporary applies.
-double optimizer_step_peak(const Workload& w, const Components& c) {
-    // DeepSpeed (zero2, zero3) steps with its own FusedAdam
-    // (deepspeed/ops/adam/fused_adam.py), not torch.optim.
-    // Megatron-LM (a layout that splits the model) steps with Apex's or
-    // Transformer Engine's fused Adam, which keeps no foreach temporaries.
-    const bool deepspeed = w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ||
-                           w.parallel == Parallel::Zero3 || w.layout.splits_model();
-    if (w.optimizer != Optimizer::AdamW || w.optimizer_impl != OptimizerImpl::Foreach ||
-        w.optimizer_in_backward || deepspeed)
-        return 0.0;
-    // DDP's gradient buckets stay allocated through the step.
-    const double buckets = w.gpus > 1 && w.parallel == Parallel::Ddp ? c.gradients : 0.0;
-    return c.weights + c.adapters + c.gradients + buckets + 1.5 * c.optimizer;
-}
-// What the step's peak adds over forward/backward (0 when forward/backward is
-// the higher), carried in the workspace component so the components still add
-// up to the allocated peak.
-double optimizer_step_excess(const Workload& w, const Components& c) {
-    const double step = optimizer_step_peak(w, c);
-    double forward_backward = 0;
-    for (const auto& n : kComponentNames)
-        if (n.member != &Components::runtime) forward_backward += c.*n.member;
-    return std::max(0.0, step - forward_backward);
 }
 
 // --- the phases ---------------------------------------------------------------
@@ -608,146 +554,6 @@ MemoryEstimate finish(const Workload& w, const Components& c, double trainable,
     return e;
 }
 
-// --- image generation and vision --------------------------------------------
-
-// Activations one latent sample holds at the denoiser's peak, in elements.
-double denoiser_live_elements(const Workload& w, const DiffusionModel& d) {
-    const ImageSettings& s = w.image;
-    if (d.denoiser == DenoiserKind::Dit) {
-        // One block's live tensors at the MLP: the residual, the normed input,
-        // the MLP's hidden layer and its activation (2 + 2 x ratio widths).
-        const double n = static_cast<double>(image_tokens(d, s.width, s.height));
-        const double l = n + (d.joint_attention ? static_cast<double>(text_tokens(d)) : 0.0);
-        double e = l * static_cast<double>(d.hidden) * (2.0 + 2.0 * d.mlp_ratio);
-        if (!w.flash_attn)  // eager attention: the score matrix per head (and fp32 softmax)
-            e += static_cast<double>(d.heads) * l * l * 3.0;
-        return e;
-    }
-    // UNet: the skip connections the decoder path consumes (three per level:
-    // two resnet outputs and the downsampled output) and, at the full latent
-    // resolution, the concatenated skip + upsampled input, its norm,
-    // activation and the convolution's output (4 x twice the channels).
-    // The latent has whole pixels: the image's size divided down, truncated.
-    const std::int64_t latent_w = s.width / d.downsample, latent_h = s.height / d.downsample;
-    const double latent = static_cast<double>(latent_w) * static_cast<double>(latent_h);
-    double e = 0, pixels = latent;
-    for (const std::int64_t c : d.unet_channels) {
-        e += 3.0 * static_cast<double>(c) * pixels;
-        pixels /= 4.0;
-    }
-    e += 4.0 * 2.0 * static_cast<double>(d.unet_channels.front()) * latent;
-    if (!w.flash_attn) {
-        const double tokens = latent / std::pow(4.0, static_cast<double>(d.attention_level));
-        e += static_cast<double>(d.attention_heads) * tokens * tokens * 3.0;
-    }
-    return e;
-}
-
-// The VAE decoder's peak for one image, in elements: at full resolution the
-// upsampled input of the level above (twice the channels), its convolution
-// output, its norm/activation and the first resnet's output.
-double vae_live_elements(const DiffusionModel& d, double pixels) {
-    const double c0 = static_cast<double>(d.vae_channels[0]);
-    const double c1 = static_cast<double>(d.vae_channels[1]);
-    return (3.0 * c1 + c0) * pixels;
-}
-
-void diffusion_components(const Workload& w, const DiffusionModel& d, Components& c) {
-    const ImageSettings& s = w.image;
-    const double act = dtype_bytes(w.precision);
-    const double b = static_cast<double>(w.batch);
-    const double samples = b * (d.cfg ? 2.0 : 1.0);
-    const double denoiser = static_cast<double>(d.denoiser_params) *
-                            weight_bytes_per_param(w.quant, w.precision, false);
-    double encoders = 0, largest_encoder = 0;
-    for (const TextEncoder& t : d.text_encoders) {
-        encoders += static_cast<double>(t.params) * act;
-        largest_encoder = std::max(largest_encoder, static_cast<double>(t.params) * act);
-    }
-    // SDXL's pipeline decodes in fp32 when the VAE is fp16 and its config
-    // says force_upcast (pipeline_stable_diffusion_xl.py, needs_upcasting).
-    const double vae_dtype = d.vae_upcast && w.precision == Precision::Fp16 ? 4.0 : act;
-    const double vae = static_cast<double>(d.vae_params) * vae_dtype;
-    const double denoise_act = samples * denoiser_live_elements(w, d) * act;
-    // Tiling decodes tiles of the VAE's sample size (the pipeline's default
-    // resolution) one image at a time; otherwise the whole batch at once.
-    const double side = static_cast<double>(d.default_resolution);
-    const double pixels = s.vae_tiling
-                              ? std::min(static_cast<double>(s.width), side) *
-                                    std::min(static_cast<double>(s.height), side)
-                              : b * static_cast<double>(s.width) * static_cast<double>(s.height);
-    const double decode_act = vae_live_elements(d, pixels) * vae_dtype;
-    switch (s.offload) {
-        case CpuOffload::None:
-            c.weights = denoiser;
-            c.text_encoders = encoders;
-            c.vae = vae;
-            c.activations = std::max(denoise_act, decode_act);
-            break;
-        case CpuOffload::Model:
-            // One component on the GPU at a time: the phase that peaks.
-            if (denoiser + denoise_act >= vae + decode_act &&
-                denoiser + denoise_act >= largest_encoder) {
-                c.weights = denoiser;
-                c.activations = denoise_act;
-            } else if (vae + decode_act >= largest_encoder) {
-                c.vae = vae;
-                c.activations = decode_act;
-            } else {
-                c.text_encoders = largest_encoder;
-            }
-            break;
-        case CpuOffload::Sequential: {
-            // One block's weights on the GPU at a time (accelerate hooks per
-            // module): a DiT block, or a UNet level's share.
-            const double blocks = d.denoiser == DenoiserKind::Dit
-                                      ? static_cast<double>(d.blocks)
-                                      : 2.0 * 3.0 * static_cast<double>(d.unet_channels.size());
-            c.weights = denoiser / blocks;
-            c.activations = std::max(denoise_act, decode_act);
-            break;
-        }
-    }
-    if (!w.quant.none() && s.offload != CpuOffload::Sequential && d.hidden > 0)
-        c.workspace = static_cast<double>(d.hidden) * static_cast<double>(d.hidden) * d.mlp_ratio *
-                      act;  // one dequantised MLP matrix
-}
-
-void vision_components(const Workload& w, const VisionModel& v, Components& c, double* trainable) {
-    const ImageSettings& s = w.image;
-    const double act = dtype_bytes(w.precision);
-    const double b = static_cast<double>(w.batch);
-    const double params = static_cast<double>(w.model.params);
-    const double elements = vision_activations(v, s.width, s.height);
-    const double input = b * 3.0 * static_cast<double>(s.width) * static_cast<double>(s.height);
-    if (!w.trains()) {
-        c.weights = params * act;
-        // Inference frees each output once the next layer has read it: a few
-        // tensors of an average layer are live, with the input batch.
-        c.activations = b * 4.0 * elements / static_cast<double>(v.depth) * act + input * act;
-        return;
-    }
-    const bool amp = w.mixed == MixedPrecision::Amp && w.precision != Precision::Fp32;
-    const double master = (amp || w.precision == Precision::Fp32) ? 4.0 : act;
-    *trainable = params;
-    c.weights = params * master;
-    if (amp) c.workspace = params * act;  // autocast's 16-bit weight copies
-    c.gradients = params * master;
-    c.optimizer = optimizer_state_bytes(w.optimizer, master, params, 1e9);
-    // Backward needs every convolution or matrix product's output (the
-    // normalisation's input) and its normalised, activated copy (the next
-    // layer's input): two tensors per counted activation element.
-    c.activations = 2.0 * elements * b * act + input * act;
-}
-
-void image_components(const Workload& w, Components& c, double* trainable) {
-    const ImageModel& m = *w.model.image;
-    if (m.diffusion)
-        diffusion_components(w, *m.diffusion, c);
-    else
-        vision_components(w, *m.vision, c, trainable);
-}
-
 // A language model's components: weights in their format, then training
 // state and activations or the KV cache and prefill peak, then this GPU's
 // share of a multi-GPU plan.
@@ -772,6 +578,69 @@ void language_components(const Workload& w, Components& c, double* trainable, do
 }
 
 }  // namespace
+
+namespace memory_detail {
+
+double dtype_bytes(Precision p) {
+    return p == Precision::Fp32 ? 4.0 : 2.0;
+}
+
+double optimizer_state_bytes(Optimizer o, double state_dtype, double trainable, double hidden) {
+    switch (o) {
+        case Optimizer::AdamW:
+            return 2.0 * state_dtype * trainable;
+        case Optimizer::AdamW8bit:
+        case Optimizer::PagedAdamW8bit:
+            return (2.0 + 8.0 / 256.0) * trainable;  // uint8 states + fp32 absmax per 256
+        case Optimizer::PagedAdamW32bit:
+            return 8.0 * trainable;
+        case Optimizer::Sgd:
+            return 0.0;
+        case Optimizer::SgdMomentum:
+        case Optimizer::Lion:
+            return state_dtype * trainable;
+        case Optimizer::Adafactor:
+            return 4.0 * trainable * 2.0 / std::max(hidden, 1.0);  // row + column statistics
+    }
+    return 0.0;
+}
+
+// torch.optim's foreach AdamW (torch/optim/adam.py, _multi_tensor_adam, the
+// default on CUDA) computes exp_avg_sq_sqrt = torch._foreach_sqrt(
+// device_exp_avg_sqs): a new tensor the size of one of the two moments for
+// every parameter of a device/dtype group at once, i.e. half the state. The
+// step runs after backward has freed activations and logits, so its peak is
+// weights + gradients + 1.5 x the state; the fused kernel and the per-parameter
+// loop (one parameter's temporary at a time) add nothing measurable, and an
+// optimizer step inside backward (optimizer_in_bwd) steps one parameter at a
+// time. The step's peak, or 0 where no foreach temporary applies.
+double optimizer_step_peak(const Workload& w, const Components& c) {
+    // DeepSpeed (zero2, zero3) steps with its own FusedAdam
+    // (deepspeed/ops/adam/fused_adam.py), not torch.optim.
+    // Megatron-LM (a layout that splits the model) steps with Apex's or
+    // Transformer Engine's fused Adam, which keeps no foreach temporaries.
+    const bool deepspeed = w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ||
+                           w.parallel == Parallel::Zero3 || w.layout.splits_model();
+    if (w.optimizer != Optimizer::AdamW || w.optimizer_impl != OptimizerImpl::Foreach ||
+        w.optimizer_in_backward || deepspeed)
+        return 0.0;
+    // DDP's gradient buckets stay allocated through the step.
+    const double buckets = w.gpus > 1 && w.parallel == Parallel::Ddp ? c.gradients : 0.0;
+    return c.weights + c.adapters + c.gradients + buckets + 1.5 * c.optimizer;
+}
+
+// What the step's peak adds over forward/backward (0 when forward/backward is
+// the higher), carried in the workspace component so the components still add
+// up to the allocated peak.
+double optimizer_step_excess(const Workload& w, const Components& c) {
+    const double step = optimizer_step_peak(w, c);
+    double forward_backward = 0;
+    for (const auto& n : kComponentNames)
+        if (n.member != &Components::runtime) forward_backward += c.*n.member;
+    return std::max(0.0, step - forward_backward);
+}
+
+}  // namespace memory_detail
 
 std::uint64_t MemoryEstimate::get(double Components::*member) const {
     for (std::size_t i = 0; i < kComponentNames.size(); ++i)

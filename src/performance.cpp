@@ -7,8 +7,12 @@
 
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/energy.hpp"
+#include "performance_common.hpp"
 
 namespace gpuadvise {
+
+using namespace performance_detail;
+
 namespace {
 
 // A calibration record's speed factor (calibration.hpp): every rate, and
@@ -24,9 +28,6 @@ void scale_rates(Performance& p, double f) {
     p.paging_seconds /= f;
 }
 
-// Fraction of gradient communication that data-parallel frameworks hide
-// behind the backward pass (bucketed all-reduce overlap).
-constexpr double kCommOverlap = 0.5;
 // Width-dependent MFU: kMaxMfu * h / (h + kMfuWidth), fitted on the 133
 // training rows of bench/data (litgpt, torchtune, HF Trainer, NVIDIA NGC).
 constexpr double kMaxMfu = 0.88;
@@ -47,32 +48,6 @@ constexpr double kHostBounceShare = 0.5;
 // 3.58 tok/s on a 5900X, both with two channels at 3600 MT/s (57.6 GB/s):
 // 46 and 49 GB/s (ggml-org/llama.cpp#4716; bench/data/host_decode.csv).
 constexpr double kHostBandwidthShare = 0.8;
-// Image and vision workloads (docs/image-models.md). A diffusion denoiser's
-// step runs at 0.30 of the dense tensor peak: the median over the visible
-// diffusers rows (SD 1.5, SDXL, SD3, PixArt-Sigma, FLUX on T4 to H100;
-// bench/data/image_speed.csv), not one row.
-constexpr double kDiffusionComputeShare = 0.30;
-// Vision backbones are bound by whichever is slower: FLOPs at a share of the
-// peak, or the bytes their activations move at the card's bandwidth. Training
-// moves each counted activation element about 45 times (forward writes and
-// reads of the convolution, normalisation and activation, then backward's
-// reads of the saved tensors and writes of their gradients), inference about
-// 10; the medians over the timm and Lambda rows of every family (ResNet, ViT,
-// ConvNeXt, EfficientNet: 43-63 and 6-13 across families).
-constexpr double kVisionTrainComputeShare = 0.60;
-constexpr double kVisionInferComputeShare = 0.70;
-constexpr double kVisionTrainTraffic = 45.0;
-constexpr double kVisionInferTraffic = 10.0;
-// accelerate's offload hooks copy each module from pageable host memory when
-// it runs: 5.1 GB of SDXL UNet per step took 1.1 s more on an A100 PCIe 4.0
-// (HF blog "simple SDXL optimizations"), 15 % of the link. Assumed for every
-// card from that one measurement of the mechanism.
-constexpr double kPageableCopyShare = 0.15;
-// Eager PyTorch has a floor per forward at small batches: launching each
-// layer's kernels from Python. NVIDIA DeepLearningExamples' ResNet-50
-// inference takes 10.2-13.4 ms per batch of 1 to 8 on a V100 and on a T4
-// alike (bench/data/image_speed.csv), about 0.2 ms for each of its 50 layers.
-constexpr double kEagerLayerSeconds = 2e-4;
 // FP8 training (--precision fp8). Large bf16 GEMMs reach about 0.80 of the
 // dense peak: the Maximum Achievable Matmul FLOPS table (stas00/ml-engineering
 // compute/accelerator/README.md: H100 SXM 794.5 of 989, B200 1745 of 2250,
@@ -89,68 +64,6 @@ constexpr double kFp8GemmReach = 0.965;
 // The casts are memory-bound at an assumed 0.8 of peak bandwidth.
 constexpr double kFp8CastBytes = 3.0;
 constexpr double kCastBandwidthShare = 0.8;
-
-// Time, energy and cost of a job from the plan's rate. The IT load is the
-// plan's cards at `tdp_watts` and its hosts at `host_watts` (their maximum
-// draw), both at the job's utilisation, plus the fabric's `fabric_watts`; the
-// facility multiplies it by its PUE. Clears rates that are not finite.
-void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
-                std::optional<double> price_usd, double tdp_watts, double tokens_per_hour,
-                double host_watts = 0, double fabric_watts = 0) {
-    const auto band = [](BandQuantity q) -> std::optional<std::pair<double, double>> {
-        if (const ErrorBand* b = error_bands().find(q, "all")) return std::pair{b->low, b->high};
-        return std::nullopt;
-    };
-    if (perf.decode_tokens_per_s) perf.decode_band = band(BandQuantity::Decode);
-    if (perf.prefill_tokens_per_s) perf.prefill_band = band(BandQuantity::Prefill);
-    if (perf.train_tokens_per_s) perf.train_band = band(BandQuantity::Train);
-    const double n = static_cast<double>(w.gpus);
-    const double b = static_cast<double>(w.batch);
-    const auto rate = perf.tokens_per_s();
-    if (!rate || !(*rate > 0) || !std::isfinite(*rate)) {
-        perf.decode_tokens_per_s.reset();
-        perf.train_tokens_per_s.reset();
-        return;
-    }
-    std::optional<double> job_tokens = job.tokens;
-    if (!job_tokens && job.steps && w.trains())
-        job_tokens =
-            *job.steps * b * static_cast<double>(w.seq) * n * static_cast<double>(w.grad_accum);
-    if (!job_tokens && job.epochs && job.dataset_tokens)
-        job_tokens = *job.epochs * *job.dataset_tokens;
-    if (!job_tokens && job.dataset_tokens) job_tokens = *job.dataset_tokens;
-    if (!job_tokens && job.chinchilla && w.trains())
-        job_tokens = kChinchillaTokensPerParam * static_cast<double>(w.model.params);
-    const double pue = job.pue.value_or(energy_data().pue);
-    const double it_watts = (tdp_watts + host_watts) * job.utilisation + fabric_watts;
-    const double watts = it_watts * pue;
-    if (watts > 0) perf.pue = pue;
-    double hourly = 0;
-    if (job.cloud_price_per_gpu_hour) {
-        hourly = *job.cloud_price_per_gpu_hour * n;
-        perf.cost_basis = CostBasis::Cloud;
-    } else if (price_usd && *price_usd > 0) {
-        hourly =
-            *price_usd / (job.amortize_years * 365.0 * 24.0) + watts / 1000.0 * job.kwh_price_usd;
-        perf.cost_basis = CostBasis::Purchase;
-    }
-    if (!w.trains() && hourly > 0 && tokens_per_hour > 0)
-        perf.usd_per_million_tokens = hourly / tokens_per_hour * 1e6;
-    if (job_tokens) {
-        perf.job_tokens = job_tokens;
-        perf.job_hours = *job_tokens / *rate / 3600.0;
-        perf.days = *perf.job_hours / 24.0;
-        perf.gpu_hours = *perf.job_hours * n;
-        if (watts > 0) perf.energy_kwh = watts / 1000.0 * *perf.job_hours;
-        if (hourly > 0) perf.job_cost_usd = hourly * *perf.job_hours;
-    }
-    // Every figure is finite or absent: an overflow is not a number to print.
-    for (auto* v :
-         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
-          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens,
-          &perf.mfu, &perf.gpu_hours, &perf.job_tokens, &perf.days})
-        if (*v && !std::isfinite(**v)) v->reset();
-}
 
 // FP8 training: how much a micro-step's compute time changes when the block
 // linear layers' matmuls (forward, backward and the recomputed forward) run
@@ -194,118 +107,6 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     const double casts = elements * kFp8CastBytes /
                          (gpu.memory_bandwidth_gbps * 1e9 * kCastBandwidthShare * platform);
     return gemm8 + casts - gemm16;
-}
-
-// Seconds to move `bytes` per rank through an all-reduce over `ranks` on
-// `k`: a ring moves 2 (n-1)/n of them in 2 (n-1) steps (the alpha-beta model;
-// an all-gather or a reduce-scatter is half of it).
-double all_reduce_seconds(const PlanLinks& k, double ranks, double bytes) {
-    if (ranks <= 1) return 0.0;
-    return 2.0 * (ranks - 1.0) / ranks * bytes / (k.gbps * 1e9) + 2.0 * (ranks - 1.0) * k.latency_s;
-}
-
-// A layout that splits the model (tensor, context, pipeline, expert
-// parallel), timed as Megatron-LM runs it (docs/performance-model.md, "3D
-// layouts"). Ranks are ordered tp, cp, ep-in-dp, dp, pp from the fastest
-// varying, so a group crosses the fabric when its span (stride x size) is
-// more than a node. `one_gpu_compute` is the compute of one micro-batch of the
-// whole model on one GPU (with the FP8 and dequantization adjustments, which
-// scale with the share each GPU computes).
-struct LayoutStep {
-    double micro_seconds = 0;  // one micro-batch through the most loaded stage
-    double step_seconds = 0;   // the optimizer step: micro-batches, bubble, data-parallel sync
-    double tokens = 0;         // tokens of one step over the whole plan
-};
-
-LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
-                       double one_gpu_compute, const PlanLinks& links, const Network* network,
-                       std::int64_t per_node, const HostPlatform* host) {
-    const Layout& l = w.layout;
-    const Architecture& a = w.model.arch;
-    const double tp = static_cast<double>(l.tp), pp = static_cast<double>(l.pp),
-                 cp = static_cast<double>(l.cp), ep = static_cast<double>(l.ep),
-                 dp = static_cast<double>(l.dp), vpp = static_cast<double>(l.vpp);
-    const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
-    const double stage = static_cast<double>(stage_layers(a, l));
-    const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq),
-                 h = static_cast<double>(a.hidden), m = static_cast<double>(w.grad_accum);
-    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
-    // A group is inside the NVLink domain when its span fits a node or the
-    // GPU link's switched domain (an NVL72 rack spans 18 trays of 4).
-    const std::int64_t domain = std::max(per_node, gpu.switch_domain());
-    const bool spans_nodes = network && per_node > 0 && w.gpus > domain;
-    const PlanLinks intra = spans_nodes ? plan_links(gpu, domain, host) : links;
-    const double node = spans_nodes ? static_cast<double>(domain) : 1e300;
-    const auto link = [&](double stride, double size) -> const PlanLinks& {
-        return stride * size > node ? links : intra;
-    };
-    // The most loaded stage's share of the model's compute on one GPU: its
-    // layers, and on the last stage the output layer (vocab x hidden per
-    // token, a layer's worth or more for large vocabularies), which an even
-    // split by layers leaves there.
-    const double head =
-        l.pp > 1 ? std::min(static_cast<double>(a.vocab) * h /
-                                std::max(static_cast<double>(w.model.active_params), 1.0),
-                            0.5)
-                 : 0.0;
-    const double share = ((1.0 - head) * stage / layers + head) / (tp * cp);
-    double micro = one_gpu_compute * share;
-    // Tensor parallel with sequence parallel: around attention and around the
-    // MLP an all-gather and a reduce-scatter (together an all-reduce of the
-    // layer's b x s x h activations), in forward, in backward and in a
-    // recomputed forward; on the critical path, as Megatron runs them unless
-    // --tp-comm-overlap is set.
-    if (l.tp > 1) {
-        const double passes = 4.0 + (w.ckpt_mode == CkptMode::Full ? 2.0 : 0.0);
-        micro += stage * passes * all_reduce_seconds(link(1, tp), tp, b * s / cp * h * act);
-    }
-    // Context parallel (ring attention): each rank's K and V travel round the
-    // cp ranks in forward, and K, V and their gradients in backward, while
-    // attention computes on the chunk at hand: half hidden, as the data-
-    // parallel overlap is.
-    if (l.cp > 1) {
-        const PlanLinks& k = link(tp, cp);
-        const double kv = 2.0 * b * s / cp * static_cast<double>(a.kv_dim()) * act;
-        micro +=
-            stage * 3.0 * (cp - 1.0) * (kv / (k.gbps * 1e9) + k.latency_s) * (1.0 - kCommOverlap);
-    }
-    // Expert parallel: each MoE layer sends its tokens to their experts and
-    // back (an all-to-all each way, in forward and in backward), every token
-    // to experts_per_token experts, (ep - 1) / ep of them to other ranks.
-    if (l.ep > 1 && a.is_moe()) {
-        const PlanLinks& k = link(tp * cp, ep);
-        const double moe_layers =
-            stage * static_cast<double>(a.layers - a.dense_layers) / static_cast<double>(a.layers);
-        const double bytes = b * s / (cp * tp) * static_cast<double>(a.experts_per_token) * h * act;
-        micro += moe_layers * 4.0 * ((ep - 1.0) / ep * bytes / (k.gbps * 1e9) + k.latency_s);
-    }
-    // Stage hand-offs: a micro-batch's activations forward and their
-    // gradients backward, once per model chunk (vpp chunks interleaved).
-    if (l.pp > 1) {
-        const PlanLinks& k = link(tp * cp * dp, 2.0);
-        micro += 2.0 * vpp * (b * s / (cp * tp) * h * act / (k.gbps * 1e9) + k.latency_s);
-    }
-    // 1F1B: the step is m micro-batches plus the fill and drain bubble of
-    // (pp - 1) / vpp micro-batch times (Narayanan et al. 2021, §2.2).
-    double step = (m + (l.pp > 1 ? (pp - 1.0) / vpp : 0.0)) * micro;
-    // Data parallel over dp x cp: this GPU's share of the 16-bit gradients is
-    // reduced (and, with a sharded optimizer, the updated weights gathered)
-    // once per step, half behind the last backward; FSDP/ZeRO-3 gathers the
-    // weights in forward and backward and reduce-scatters the gradients every
-    // micro-batch instead.
-    const double ranks = dp * cp;
-    if (ranks > 1) {
-        const PlanLinks& k = link(tp, ranks);
-        const double experts = routed_expert_share(a);
-        const double local = static_cast<double>(memory.trainable_params) * stage / layers / tp *
-                             (1.0 - experts + experts / ep) * 2.0;
-        const bool fsdp = w.parallel == Parallel::Fsdp || w.parallel == Parallel::Zero3;
-        if (fsdp)
-            step += m * 1.5 * all_reduce_seconds(k, ranks, local) * (1.0 - kCommOverlap);
-        else
-            step += all_reduce_seconds(k, ranks, local) * (1.0 - kCommOverlap);
-    }
-    return {micro, step, dp * m * b * s};
 }
 
 // The user's measured speed (gpuadvise calibrate) for workloads of the same key.
@@ -570,115 +371,6 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
                *perf.decode_tokens_per_s * 3600.0);
     return perf;
 }
-
-namespace {
-
-// Diffusion: text encoding, `steps` denoiser steps on the batch (twice the
-// latents under classifier-free guidance), the VAE decode, and the weights
-// diffusers' offload copies in.
-void diffusion_performance(Performance& perf, const Workload& w, const DiffusionModel& d,
-                           const Gpu& gpu, double peak) {
-    const ImageSettings& s = w.image;
-    const double b = static_cast<double>(w.batch);
-    const double samples = b * (d.cfg ? 2.0 : 1.0);
-    const double rate = peak * 1e12 * kDiffusionComputeShare * platform_efficiency(gpu);
-    const double bw = gpu.memory_bandwidth_gbps * 1e9 * platform_efficiency(gpu);
-    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
-    const double denoiser_bytes = static_cast<double>(d.denoiser_params) *
-                                  weight_bytes_per_param(w.quant, w.precision, false);
-    // A step reads every weight once; it is bound by FLOPs unless the batch
-    // is tiny and the card's bandwidth small.
-    // Quantized denoisers dequantize their weights in every matmul (the
-    // format's time factor of data/quants.json, as for training and prefill).
-    const double dequant = w.quant.format ? w.quant.format->dequant_time_factor : 1.0;
-    double step = std::max(samples * denoiser_flops(d, s.width, s.height) / rate * dequant,
-                           denoiser_bytes / bw);
-    // Eager attention materialises every score matrix: fp16 scores written
-    // and read by the softmax, its fp32 upcast written and read (diffusers'
-    // attention processors upcast the softmax for SD), the fp16
-    // probabilities written and read by the product with V: 16 bytes per
-    // score element, at the card's bandwidth.
-    if (!w.flash_attn) step += samples * attention_score_elements(d, s.width, s.height) * 16.0 / bw;
-    double encoders_flops = 0, encoders_bytes = 0;
-    for (const TextEncoder& t : d.text_encoders) {
-        encoders_flops += 2.0 * static_cast<double>(t.params) * static_cast<double>(t.tokens);
-        encoders_bytes += static_cast<double>(t.params) * act;
-    }
-    const double encode =
-        std::max((d.cfg ? 2.0 : 1.0) * encoders_flops / rate, encoders_bytes / bw);
-    const double decode = b * vae_decode_flops(d, s.width, s.height) / rate;
-    const double vae_bytes = static_cast<double>(d.vae_params) * act;
-    double copies = 0;
-    const double link = gpu.pcie_gbps().value_or(16.0) * 1e9 * kPageableCopyShare;
-    if (!gpu.shares_host_memory()) {
-        if (s.offload == CpuOffload::Model)
-            copies = (encoders_bytes + denoiser_bytes + vae_bytes) / link;
-        else if (s.offload == CpuOffload::Sequential)
-            copies =
-                (encoders_bytes + vae_bytes + static_cast<double>(s.steps) * denoiser_bytes) / link;
-    }
-    const double batch_seconds = encode + static_cast<double>(s.steps) * step + decode + copies;
-    perf.denoise_step_seconds = step;
-    perf.seconds_per_image = batch_seconds / b;
-    perf.images_per_s = b * static_cast<double>(w.gpus) / batch_seconds;
-    perf.bound = samples * denoiser_flops(d, s.width, s.height) / rate >= denoiser_bytes / bw
-                     ? Bound::Compute
-                     : Bound::Memory;
-}
-
-// Vision backbones: the slower of FLOPs at a share of the peak and the
-// activation bytes at the card's bandwidth, per image; DDP adds the gradient
-// all-reduce of each step, half hidden behind backward.
-void vision_performance(Performance& perf, const Workload& w, const VisionModel& v, const Gpu& gpu,
-                        double peak, const PlanLinks& links) {
-    const ImageSettings& s = w.image;
-    const bool training = w.trains();
-    const double b = static_cast<double>(w.batch);
-    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
-    const double eff = platform_efficiency(gpu);
-    const double flops = vision_flops(v, s.width, s.height) * (training ? 3.0 : 1.0);
-    const double share = training ? kVisionTrainComputeShare : kVisionInferComputeShare;
-    const double traffic = vision_activations(v, s.width, s.height) * act *
-                           (training ? kVisionTrainTraffic : kVisionInferTraffic);
-    const double compute_time = flops / (peak * 1e12 * share * eff);
-    const double memory_time = traffic / (gpu.memory_bandwidth_gbps * 1e9 * eff);
-    const double per_image = std::max(compute_time, memory_time);
-    perf.bound = compute_time >= memory_time ? Bound::Compute : Bound::Memory;
-    // Forward and backward launch about three times a forward's kernels.
-    double step = std::max(
-        b * per_image, static_cast<double>(v.depth) * kEagerLayerSeconds * (training ? 3.0 : 1.0));
-    if (training && w.gpus > 1) {
-        const double grads = static_cast<double>(w.model.params) * 4.0;
-        step +=
-            all_reduce_seconds(links, static_cast<double>(w.gpus), grads) * (1.0 - kCommOverlap);
-    }
-    if (training) {
-        perf.micro_step_seconds = step;
-        perf.step_seconds = step * static_cast<double>(w.grad_accum);
-    }
-    perf.seconds_per_image = step / b;
-    perf.images_per_s = b * static_cast<double>(w.gpus) / step;
-    if (s.streams > 0 && s.fps > 0) perf.streams_max = *perf.images_per_s / s.fps;
-}
-
-void image_performance(Performance& perf, const Workload& w, const Gpu& gpu,
-                       const PlanLinks& links) {
-    const auto peak = precision_tflops(gpu, w.precision);
-    if (!peak || !(*peak > 0)) return;  // no sourced peak: no speed, said so by the table
-    const ImageModel& m = *w.model.image;
-    if (m.diffusion)
-        diffusion_performance(perf, w, *m.diffusion, gpu, *peak);
-    else
-        vision_performance(perf, w, *m.vision, gpu, *peak, links);
-    if (const ErrorBand* band =
-            error_bands().find(BandQuantity::Images, kImageFamilies.name(m.family)))
-        perf.images_band = std::pair{band->low, band->high};
-    for (auto* v : {&perf.images_per_s, &perf.seconds_per_image, &perf.denoise_step_seconds,
-                    &perf.streams_max, &perf.step_seconds, &perf.micro_step_seconds})
-        if (*v && !std::isfinite(**v)) v->reset();
-}
-
-}  // namespace
 
 Performance estimate_performance(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
                                  const JobOptions& job, std::optional<double> price_usd,

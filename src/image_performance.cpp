@@ -1,0 +1,155 @@
+// The speed of image workloads: a diffusion pipeline's text encoding,
+// denoising steps and VAE decode (with diffusers' offload copies), and a
+// vision backbone's forward (and backward) bound by FLOPs or activation
+// traffic (docs/image-models.md).
+#include <algorithm>
+#include <cmath>
+
+#include "gpuadvise/bands.hpp"
+#include "gpuadvise/image.hpp"
+#include "performance_common.hpp"
+
+namespace gpuadvise::performance_detail {
+namespace {
+
+// Image and vision workloads (docs/image-models.md). A diffusion denoiser's
+// step runs at 0.30 of the dense tensor peak: the median over the visible
+// diffusers rows (SD 1.5, SDXL, SD3, PixArt-Sigma, FLUX on T4 to H100;
+// bench/data/image_speed.csv), not one row.
+constexpr double kDiffusionComputeShare = 0.30;
+
+// Vision backbones are bound by whichever is slower: FLOPs at a share of the
+// peak, or the bytes their activations move at the card's bandwidth. Training
+// moves each counted activation element about 45 times (forward writes and
+// reads of the convolution, normalisation and activation, then backward's
+// reads of the saved tensors and writes of their gradients), inference about
+// 10; the medians over the timm and Lambda rows of every family (ResNet, ViT,
+// ConvNeXt, EfficientNet: 43-63 and 6-13 across families).
+constexpr double kVisionTrainComputeShare = 0.60;
+
+constexpr double kVisionInferComputeShare = 0.70;
+
+constexpr double kVisionTrainTraffic = 45.0;
+
+constexpr double kVisionInferTraffic = 10.0;
+
+// accelerate's offload hooks copy each module from pageable host memory when
+// it runs: 5.1 GB of SDXL UNet per step took 1.1 s more on an A100 PCIe 4.0
+// (HF blog "simple SDXL optimizations"), 15 % of the link. Assumed for every
+// card from that one measurement of the mechanism.
+constexpr double kPageableCopyShare = 0.15;
+
+// Eager PyTorch has a floor per forward at small batches: launching each
+// layer's kernels from Python. NVIDIA DeepLearningExamples' ResNet-50
+// inference takes 10.2-13.4 ms per batch of 1 to 8 on a V100 and on a T4
+// alike (bench/data/image_speed.csv), about 0.2 ms for each of its 50 layers.
+constexpr double kEagerLayerSeconds = 2e-4;
+
+// Diffusion: text encoding, `steps` denoiser steps on the batch (twice the
+// latents under classifier-free guidance), the VAE decode, and the weights
+// diffusers' offload copies in.
+void diffusion_performance(Performance& perf, const Workload& w, const DiffusionModel& d,
+                           const Gpu& gpu, double peak) {
+    const ImageSettings& s = w.image;
+    const double b = static_cast<double>(w.batch);
+    const double samples = b * (d.cfg ? 2.0 : 1.0);
+    const double rate = peak * 1e12 * kDiffusionComputeShare * platform_efficiency(gpu);
+    const double bw = gpu.memory_bandwidth_gbps * 1e9 * platform_efficiency(gpu);
+    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double denoiser_bytes = static_cast<double>(d.denoiser_params) *
+                                  weight_bytes_per_param(w.quant, w.precision, false);
+    // A step reads every weight once; it is bound by FLOPs unless the batch
+    // is tiny and the card's bandwidth small.
+    // Quantized denoisers dequantize their weights in every matmul (the
+    // format's time factor of data/quants.json, as for training and prefill).
+    const double dequant = w.quant.format ? w.quant.format->dequant_time_factor : 1.0;
+    double step = std::max(samples * denoiser_flops(d, s.width, s.height) / rate * dequant,
+                           denoiser_bytes / bw);
+    // Eager attention materialises every score matrix: fp16 scores written
+    // and read by the softmax, its fp32 upcast written and read (diffusers'
+    // attention processors upcast the softmax for SD), the fp16
+    // probabilities written and read by the product with V: 16 bytes per
+    // score element, at the card's bandwidth.
+    if (!w.flash_attn) step += samples * attention_score_elements(d, s.width, s.height) * 16.0 / bw;
+    double encoders_flops = 0, encoders_bytes = 0;
+    for (const TextEncoder& t : d.text_encoders) {
+        encoders_flops += 2.0 * static_cast<double>(t.params) * static_cast<double>(t.tokens);
+        encoders_bytes += static_cast<double>(t.params) * act;
+    }
+    const double encode =
+        std::max((d.cfg ? 2.0 : 1.0) * encoders_flops / rate, encoders_bytes / bw);
+    const double decode = b * vae_decode_flops(d, s.width, s.height) / rate;
+    const double vae_bytes = static_cast<double>(d.vae_params) * act;
+    double copies = 0;
+    const double link = gpu.pcie_gbps().value_or(16.0) * 1e9 * kPageableCopyShare;
+    if (!gpu.shares_host_memory()) {
+        if (s.offload == CpuOffload::Model)
+            copies = (encoders_bytes + denoiser_bytes + vae_bytes) / link;
+        else if (s.offload == CpuOffload::Sequential)
+            copies =
+                (encoders_bytes + vae_bytes + static_cast<double>(s.steps) * denoiser_bytes) / link;
+    }
+    const double batch_seconds = encode + static_cast<double>(s.steps) * step + decode + copies;
+    perf.denoise_step_seconds = step;
+    perf.seconds_per_image = batch_seconds / b;
+    perf.images_per_s = b * static_cast<double>(w.gpus) / batch_seconds;
+    perf.bound = samples * denoiser_flops(d, s.width, s.height) / rate >= denoiser_bytes / bw
+                     ? Bound::Compute
+                     : Bound::Memory;
+}
+
+// Vision backbones: the slower of FLOPs at a share of the peak and the
+// activation bytes at the card's bandwidth, per image; DDP adds the gradient
+// all-reduce of each step, half hidden behind backward.
+void vision_performance(Performance& perf, const Workload& w, const VisionModel& v, const Gpu& gpu,
+                        double peak, const PlanLinks& links) {
+    const ImageSettings& s = w.image;
+    const bool training = w.trains();
+    const double b = static_cast<double>(w.batch);
+    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double eff = platform_efficiency(gpu);
+    const double flops = vision_flops(v, s.width, s.height) * (training ? 3.0 : 1.0);
+    const double share = training ? kVisionTrainComputeShare : kVisionInferComputeShare;
+    const double traffic = vision_activations(v, s.width, s.height) * act *
+                           (training ? kVisionTrainTraffic : kVisionInferTraffic);
+    const double compute_time = flops / (peak * 1e12 * share * eff);
+    const double memory_time = traffic / (gpu.memory_bandwidth_gbps * 1e9 * eff);
+    const double per_image = std::max(compute_time, memory_time);
+    perf.bound = compute_time >= memory_time ? Bound::Compute : Bound::Memory;
+    // Forward and backward launch about three times a forward's kernels.
+    double step = std::max(
+        b * per_image, static_cast<double>(v.depth) * kEagerLayerSeconds * (training ? 3.0 : 1.0));
+    if (training && w.gpus > 1) {
+        const double grads = static_cast<double>(w.model.params) * 4.0;
+        step +=
+            all_reduce_seconds(links, static_cast<double>(w.gpus), grads) * (1.0 - kCommOverlap);
+    }
+    if (training) {
+        perf.micro_step_seconds = step;
+        perf.step_seconds = step * static_cast<double>(w.grad_accum);
+    }
+    perf.seconds_per_image = step / b;
+    perf.images_per_s = b * static_cast<double>(w.gpus) / step;
+    if (s.streams > 0 && s.fps > 0) perf.streams_max = *perf.images_per_s / s.fps;
+}
+
+}  // namespace
+
+void image_performance(Performance& perf, const Workload& w, const Gpu& gpu,
+                       const PlanLinks& links) {
+    const auto peak = precision_tflops(gpu, w.precision);
+    if (!peak || !(*peak > 0)) return;  // no sourced peak: no speed, said so by the table
+    const ImageModel& m = *w.model.image;
+    if (m.diffusion)
+        diffusion_performance(perf, w, *m.diffusion, gpu, *peak);
+    else
+        vision_performance(perf, w, *m.vision, gpu, *peak, links);
+    if (const ErrorBand* band =
+            error_bands().find(BandQuantity::Images, kImageFamilies.name(m.family)))
+        perf.images_band = std::pair{band->low, band->high};
+    for (auto* v : {&perf.images_per_s, &perf.seconds_per_image, &perf.denoise_step_seconds,
+                    &perf.streams_max, &perf.step_seconds, &perf.micro_step_seconds})
+        if (*v && !std::isfinite(**v)) v->reset();
+}
+
+}  // namespace gpuadvise::performance_detail

@@ -1,0 +1,23 @@
+#pragma once
+// What memory.cpp (language models, the allocator, assembly) and
+// image_memory.cpp (image workloads) share. Private to the memory module.
+#include "gpuadvise/memory.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise::memory_detail {
+
+// Bytes per element of a 16- or 32-bit compute dtype.
+double dtype_bytes(Precision p);
+
+// The optimizer's state for `trainable` parameters: its moments in
+// `state_dtype` bytes (Adafactor's row and column statistics over `hidden`).
+double optimizer_state_bytes(Optimizer o, double state_dtype, double trainable, double hidden);
+
+// What the optimizer step's peak adds over forward and backward (0 when
+// forward/backward is the higher), for the workspace component.
+double optimizer_step_excess(const Workload& w, const Components& c);
+
+// An image workload's components: a diffusion pipeline's or a vision model's.
+void image_components(const Workload& w, Components& c, double* trainable);
+
+}  // namespace gpuadvise::memory_detail
