@@ -1,0 +1,121 @@
+#pragma once
+// The workload resolver: Request + model inputs -> Workload, in phases, each
+// default recorded with its source. Its language-model phases are in
+// workload.cpp, its image, vision and video phases in workload_image.cpp.
+// Private to the workload module.
+#include <string>
+#include <vector>
+
+#include "gpuadvise/fields.hpp"
+#include "gpuadvise/model.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise::workload_detail {
+
+constexpr std::int64_t kMaxTokens = 100'000'000;
+constexpr std::int64_t kMaxBatch = 1'000'000;
+constexpr std::int64_t kMaxGpus = 16'384;
+
+// A field's value and origin, when given.
+struct Arg {
+    const Given* given = nullptr;
+    explicit operator bool() const { return given != nullptr; }
+    const std::string& text() const { return given->text; }
+    const std::string& from() const { return given->origin; }
+};
+
+class Resolver {
+  public:
+    Resolver(const Request& r, const ModelInputs& in, const std::vector<ModelPreset>& presets)
+        : r_(r), in_(in), presets_(presets) {}
+
+    Workload run();
+
+  private:
+    Arg arg(Field f) const;
+    void assume(std::string what) { w_.assumed.push_back(std::move(what)); }
+
+    // --- the task --------------------------------------------------------------
+    bool task_is_fixed();
+
+    // A task without a model (the document's SDXL and video rows) states a
+    // memory floor; no workload field can apply to it.
+    Workload fixed();
+
+    // --- the model -------------------------------------------------------------
+    void model();
+
+    // What the shape leaves out or adds, said once.
+    void shape_notes();
+
+    // --- image generation, vision and video ------------------------------------
+    // An image or vision preset: its own defaults and fields; the language
+    // model's fields are refused by name.
+    Workload image();
+
+    void resolution(const ImageModel& im);
+
+    void video();
+
+    // --- method and formats ----------------------------------------------------
+    void method();
+
+    void formats();
+
+    // Every workload field given for a workload it does not apply to is an
+    // error naming the field and the fix: one check over the table, so no
+    // field can be forgotten.
+    void applicability();
+
+    void engine();
+
+    // --- training ----------------------------------------------------------------
+    void training();
+
+    // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;
+    // given with --ckpt-mode they must agree.
+    void ckpt_mode();
+
+    // --chunked-loss is the older spelling of --loss chunked; both name one
+    // setting, so they must agree.
+    void loss();
+
+    // --- tokens --------------------------------------------------------------------
+    // Called only for a field that was given.
+    std::int64_t positive(Field f, std::int64_t max) const;
+
+    void tokens();
+
+    // Any two of --seq, --prompt and --gen determine the third; the default
+    // context is 4096 tokens with a quarter (at most 512) generated.
+    void inference_tokens();
+
+    // --- LoRA ------------------------------------------------------------------------
+    std::vector<LoraTarget> lora_targets(const Arg& a) const;
+
+    void lora();
+
+    // --- inference settings -------------------------------------------------------------
+    void inference_settings();
+
+    // --- GPUs -------------------------------------------------------------------------------
+    void gpus();
+
+    // --tp, --pp, --cp, --ep, --vpp fix a layout that splits the model; with
+    // --gpus it is checked against the count now, else against each plan's.
+    void layout();
+
+    bool layout_given() const;
+
+    std::string layout_origin() const;
+
+    void estimator();
+
+    const Request& r_;
+    const ModelInputs& in_;
+    const std::vector<ModelPreset>& presets_;
+    const TaskPreset* task_ = nullptr;
+    Workload w_;
+};
+
+}  // namespace gpuadvise::workload_detail

@@ -1,0 +1,191 @@
+// The resolver's image phases: an image generation or vision preset's own
+// defaults and fields (resolution, steps, diffusers' offload, VAE tiling),
+// and real-time video (streams, frames per second, the codec).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/image.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/text.hpp"
+#include "gpuadvise/units.hpp"
+#include "resolver.hpp"
+
+namespace gpuadvise::workload_detail {
+
+// An image or vision preset: its own defaults and fields; the language
+// model's fields are refused by name.
+Workload Resolver::image() {
+    const ImageModel& im = *w_.model.image;
+    const bool diffusion = im.diffusion.has_value();
+    for (const FieldSpec& s : field_specs()) {
+        const auto& v = r_.get(s.field);
+        if (!v) continue;
+        if (!applies_to_images(s.field))
+            throw InputError(
+                fmt::format("{} applies to language models; {} is an {} model{}", v->origin,
+                            w_.model.name, diffusion ? "image generation" : "vision",
+                            s.field == Field::Seq ? " (use --resolution for the image size)" : ""));
+        if (s.applies == Applies::Diffusion && !diffusion)
+            throw InputError(
+                fmt::format("{} applies to image generation models such as sdxl", v->origin));
+    }
+    if (const Arg a = arg(Field::Method)) {
+        w_.method = kMethods.parse(a.text(), a.from());
+    } else {
+        w_.method = Method::Inference;
+        assume("method=inference (default)");
+    }
+    if (diffusion && w_.method != Method::Inference)
+        throw InputError(fmt::format(
+            "{} {} of an image generation model is not modelled yet; gpuadvise sizes its "
+            "inference (drop --method)",
+            arg(Field::Method).from(), to_string(w_.method)));
+    if (!diffusion && w_.uses_lora())
+        throw InputError(
+            fmt::format("{} {} applies to language models; train {} with --method full",
+                        arg(Field::Method).from(), to_string(w_.method), w_.model.name));
+    const bool training = w_.trains();
+    for (const FieldSpec& s : field_specs()) {
+        const auto& v = r_.get(s.field);
+        if (!v) continue;
+        if (s.applies == Applies::Training && !training)
+            throw InputError(fmt::format("{} applies to training; add --method full", v->origin));
+        if (s.applies == Applies::Inference && training)
+            throw InputError(fmt::format("{} applies to --method inference", v->origin));
+    }
+    // Precision: diffusers' docs load UNet pipelines in fp16 and FLUX/SD3
+    // (DiT) checkpoints ship in bf16; vision benchmarks run under AMP.
+    if (const Arg a = arg(Field::Precision)) {
+        w_.precision = kPrecisions.parse(a.text(), a.from());
+        if (w_.precision == Precision::Fp8)
+            throw InputError(fmt::format(
+                "{} fp8 is FP8 training of language models (Transformer Engine); image and "
+                "vision models run in fp16, bf16 or fp32",
+                a.from()));
+    } else {
+        const bool unet = diffusion && im.diffusion->denoiser == DenoiserKind::Unet;
+        w_.precision = unet ? Precision::Fp16 : Precision::Bf16;
+        assume(unet        ? "precision=fp16 (diffusers loads UNet pipelines in torch.float16)"
+               : diffusion ? "precision=bf16 (the dtype FLUX and SD3 checkpoints ship in)"
+                           : "precision=bf16 (16-bit autocast, as vision benchmarks run)");
+    }
+    const Arg q = arg(Field::Quant);
+    w_.quant = q ? parse_quant(q.text(), q.from()) : Quant{&quant_none(), 0};
+    if (q && !diffusion)
+        throw InputError(fmt::format(
+            "{} {}: quantized weights are modelled for image generation denoisers only; drop "
+            "--quant",
+            q.from(), quote(q.text())));
+    if (training) {
+        w_.mixed = MixedPrecision::Amp;
+        if (const Arg a = arg(Field::MixedPrecision))
+            w_.mixed = kMixedPrecisions.parse(a.text(), a.from());
+        else
+            assume("mixed-precision=amp (fp32 weights and optimizer state, 16-bit compute)");
+        if (const Arg a = arg(Field::Optimizer)) {
+            w_.optimizer = kOptimizers.parse(a.text(), a.from());
+        } else {
+            w_.optimizer = Optimizer::SgdMomentum;
+            assume("optimizer=sgd-momentum (the ResNet recipe of NVIDIA DeepLearningExamples)");
+        }
+        // Vision recipes train without checkpointing; the saved-tensor
+        // model has no recompute variant to offer.
+        if (r_.flag(Field::GradCkpt).value_or(false))
+            throw InputError(fmt::format(
+                "{}: activation checkpointing is not modelled for vision backbones; drop it",
+                arg(Field::GradCkpt).from()));
+        if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
+    } else {
+        w_.mixed = MixedPrecision::Pure;
+    }
+    w_.flash_attn = r_.flag(Field::FlashAttn).value_or(true);
+    video();
+    // Video batches one frame of every stream (DeepStream's nvstreammux).
+    const std::int64_t default_batch = training ? 256 : std::max<std::int64_t>(w_.image.streams, 1);
+    w_.batch = r_.has(Field::Batch) ? positive(Field::Batch, kMaxBatch) : default_batch;
+    if (!r_.has(Field::Batch))
+        assume(training ? "batch=256 images per GPU (NVIDIA DeepLearningExamples' default)"
+               : default_batch > 1
+                   ? fmt::format("batch={} (one frame of every stream)", default_batch)
+                   : "batch=1 image");
+    resolution(im);
+    ImageSettings& s = w_.image;
+    if (diffusion) {
+        s.steps =
+            r_.has(Field::Steps) ? positive(Field::Steps, 10'000) : im.diffusion->default_steps;
+        if (!r_.has(Field::Steps))
+            assume(fmt::format("steps={} (the pipeline's default)", s.steps));
+        if (const Arg a = arg(Field::CpuOffload))
+            s.offload = kCpuOffloads.parse(a.text(), a.from());
+        s.vae_tiling = r_.flag(Field::VaeTiling).value_or(false);
+    }
+    w_.gpus = r_.has(Field::Gpus) ? positive(Field::Gpus, kMaxGpus) : 1;
+    if (const Arg a = arg(Field::Parallel)) {
+        const Parallel p = kParallels.parse(a.text(), a.from());
+        const Parallel allowed = training ? Parallel::Ddp : Parallel::None;
+        if (p != allowed)
+            throw InputError(fmt::format(
+                "{} {}: {} runs whole on every GPU ({}); use --parallel {}", a.from(), to_string(p),
+                w_.model.name, training ? "data parallel" : "one replica per GPU",
+                to_string(allowed)));
+    }
+    if (w_.gpus > 1 && training) w_.parallel = Parallel::Ddp;
+    return std::move(w_);
+}
+
+void Resolver::resolution(const ImageModel& im) {
+    ImageSettings& s = w_.image;
+    const Arg a = arg(Field::Resolution);
+    if (!a) {
+        s.width = s.height = im.default_resolution();
+        assume(fmt::format("resolution={0}x{0} (the model's default)", s.width));
+        return;
+    }
+    const std::string_view text = trim(a.text());
+    const std::size_t x = text.find_first_of("xX");
+    const auto side = [&](std::string_view t) { return parse_positive_int(t, a.from(), 16384); };
+    if (x == std::string_view::npos) {
+        s.width = s.height = side(text);
+        assume(fmt::format("resolution={0}x{0} ({1} {2} read as a square)", s.width, a.from(),
+                           quote(text)));
+    } else {
+        s.width = side(text.substr(0, x));
+        s.height = side(text.substr(x + 1));
+    }
+    const std::int64_t step =
+        im.diffusion ? im.diffusion->downsample *
+                           (im.diffusion->denoiser == DenoiserKind::Dit ? im.diffusion->patch : 1)
+                     : 1;
+    if (s.width % step != 0 || s.height % step != 0 || s.width < step || s.height < step)
+        throw InputError(fmt::format(
+            "{} {}: {} needs both sides to be multiples of {} pixels (e.g. {}x{})", a.from(),
+            quote(text), w_.model.name, step, std::max<std::int64_t>(step, s.width / step * step),
+            std::max<std::int64_t>(step, s.height / step * step)));
+}
+
+void Resolver::video() {
+    ImageSettings& s = w_.image;
+    const bool video_task = task_ && task_->requirements.needs_av1;
+    if (!r_.has(Field::Streams) && !video_task) {
+        for (const Field f : {Field::Fps, Field::Codec})
+            if (const Arg a = arg(f))
+                throw InputError(fmt::format("{} applies to video; add --streams N", a.from()));
+        return;
+    }
+    s.streams = r_.has(Field::Streams) ? positive(Field::Streams, 100'000) : 1;
+    if (!r_.has(Field::Streams)) assume("streams=1");
+    s.fps = r_.has(Field::Fps) ? static_cast<double>(positive(Field::Fps, 1000)) : 30.0;
+    if (!r_.has(Field::Fps)) assume("fps=30 per stream");
+    if (const Arg a = arg(Field::Codec)) {
+        s.codec = kCodecs.parse(a.text(), a.from());
+    } else {
+        s.codec = Codec::Av1;
+        assume("codec=av1 (the source document's video row)");
+    }
+    if (w_.trains())
+        throw InputError("--streams describes video inference; drop --method or --streams");
+}
+
+}  // namespace gpuadvise::workload_detail

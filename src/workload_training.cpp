@@ -1,0 +1,215 @@
+// The resolver's training phases: the optimizer, precision, checkpointing and
+// loss of a training run, its LoRA adapters, and a fixed 3D layout (--tp,
+// --pp, --cp, --ep, --vpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "gpuadvise/error.hpp"
+#include "gpuadvise/layout.hpp"
+#include "gpuadvise/names.hpp"
+#include "gpuadvise/text.hpp"
+#include "gpuadvise/units.hpp"
+#include "resolver.hpp"
+
+namespace gpuadvise::workload_detail {
+
+void Resolver::training() {
+    if (!w_.trains()) return;
+    const bool qlora = w_.method == Method::Qlora;
+    if (const Arg a = arg(Field::MixedPrecision)) {
+        w_.mixed = kMixedPrecisions.parse(a.text(), a.from());
+    } else {
+        w_.mixed = MixedPrecision::Amp;
+        assume("mixed-precision=amp (fp32 trainable weights and optimizer state, 16-bit compute)");
+    }
+    if (const Arg a = arg(Field::Optimizer)) {
+        w_.optimizer = kOptimizers.parse(a.text(), a.from());
+    } else {
+        w_.optimizer = qlora ? Optimizer::PagedAdamW32bit : Optimizer::AdamW;
+        assume(qlora ? "optimizer=paged-adamw-32bit (document §4 QLoRA recipe)"
+                     : "optimizer=adamw");
+    }
+    w_.optimizer_in_backward = r_.flag(Field::OptimizerInBackward).value_or(false);
+    if (const Arg a = arg(Field::OptimizerImpl)) {
+        w_.optimizer_impl = kOptimizerImpls.parse(a.text(), a.from());
+    } else {
+        w_.optimizer_impl = OptimizerImpl::Foreach;
+        if (w_.optimizer == Optimizer::AdamW)
+            assume("optimizer-impl=foreach (torch.optim's default on CUDA)");
+    }
+    loss();
+    // Hugging Face's collators (DataCollatorWithPadding, TRL's SFT collator
+    // without packing=True) pad each batch to its longest sample, so the
+    // common run sees a new shape every step.
+    w_.packing = r_.flag(Field::Packing).value_or(false);
+    if (!r_.has(Field::Packing))
+        assume(
+            "packing=off (batches padded to their longest sample, as Hugging Face's "
+            "collators do)");
+    ckpt_mode();
+    if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
+}
+
+// --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;
+// given with --ckpt-mode they must agree.
+void Resolver::ckpt_mode() {
+    const std::optional<bool> toggle = r_.flag(Field::GradCkpt);
+    if (const Arg a = arg(Field::CkptMode)) {
+        w_.ckpt_mode = kCkptModes.parse(a.text(), a.from());
+        if (toggle && *toggle != (w_.ckpt_mode != CkptMode::None))
+            throw InputError(fmt::format("{} contradicts {} {}; give one of them",
+                                         r_.get(Field::GradCkpt)->origin, a.from(),
+                                         quote(a.text())));
+    } else {
+        w_.ckpt_mode = toggle.value_or(true) ? CkptMode::Full : CkptMode::None;
+        if (!toggle) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
+    }
+    w_.grad_ckpt = w_.ckpt_mode != CkptMode::None;
+}
+
+// --chunked-loss is the older spelling of --loss chunked; both name one
+// setting, so they must agree.
+void Resolver::loss() {
+    const bool chunked = r_.flag(Field::ChunkedLoss).value_or(false);
+    if (const Arg a = arg(Field::Loss)) {
+        w_.loss = kLosses.parse(a.text(), a.from());
+        if (chunked && w_.loss != Loss::Chunked)
+            throw InputError(
+                fmt::format("{} means --loss chunked, which contradicts {} {}; give one of them",
+                            r_.get(Field::ChunkedLoss)->origin, a.from(), quote(a.text())));
+    } else if (chunked) {
+        w_.loss = Loss::Chunked;
+    } else {
+        w_.loss = Loss::Upcast;
+        assume(
+            "loss=upcast (Hugging Face's ForCausalLMLoss casts the logits to fp32 for the "
+            "cross-entropy)");
+    }
+}
+
+std::vector<LoraTarget> Resolver::lora_targets(const Arg& a) const {
+    std::vector<LoraTarget> out;
+    const auto add = [&out](LoraTarget t) {
+        if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    };
+    const std::string_view text = a.text();
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string item(trim(text.substr(start, comma - start)));
+        start = comma + 1;
+        // Hugging Face module names too: q_proj, gate_proj, ...
+        if (const auto p = item.find("_proj"); p != std::string::npos) item.erase(p);
+        if (item.empty())
+            throw InputError(fmt::format("{} {} has an empty entry; use e.g. q,v or all-linear",
+                                         a.from(), quote(text)));
+        const std::string key = normalize_name(item);
+        if (key == "alllinear" || key == "all") {
+            // PEFT's all-linear: every linear layer of the blocks, not the output head.
+            for (const auto t : {LoraTarget::Q, LoraTarget::K, LoraTarget::V, LoraTarget::O,
+                                 LoraTarget::Gate, LoraTarget::Up, LoraTarget::Down})
+                add(t);
+        } else if (key == "mlp") {
+            for (const auto t : {LoraTarget::Gate, LoraTarget::Up, LoraTarget::Down}) add(t);
+        } else {
+            add(kLoraTargets.parse(item, a.from() + " module"));
+        }
+    }
+    return out;
+}
+
+void Resolver::lora() {
+    if (!w_.uses_lora()) return;
+    w_.lora_rank = r_.has(Field::LoraRank) ? positive(Field::LoraRank, 65536) : 64;
+    if (!r_.has(Field::LoraRank)) assume("lora-rank=64 (document §4 QLoRA recipe)");
+    if (const Arg a = arg(Field::LoraTargets)) {
+        w_.lora_targets = lora_targets(a);
+    } else {
+        w_.lora_targets = {LoraTarget::Q, LoraTarget::V};
+        assume("lora-targets=q,v (document §4: q_proj, v_proj)");
+    }
+}
+
+// --tp, --pp, --cp, --ep, --vpp fix a layout that splits the model; with
+// --gpus it is checked against the count now, else against each plan's.
+void Resolver::layout() {
+    LayoutRequest& q = w_.layout_request;
+    const auto size = [&](Field f) -> std::optional<std::int64_t> {
+        if (!r_.has(f)) return std::nullopt;
+        return positive(f, kMaxGpus);
+    };
+    q.tp = size(Field::Tp);
+    q.pp = size(Field::Pp);
+    q.cp = size(Field::Cp);
+    q.ep = size(Field::Ep);
+    q.vpp = size(Field::Vpp);
+    if (const Arg g = arg(Field::GlobalBatch)) {
+        if (r_.has(Field::GradAccum))
+            throw InputError(
+                fmt::format("{} and {} both set the micro-batches per step; give one of them",
+                            g.from(), r_.get(Field::GradAccum)->origin));
+        w_.global_batch = positive(Field::GlobalBatch, 1'000'000'000);
+        if (*w_.global_batch % w_.batch != 0)
+            throw InputError(fmt::format(
+                "{} {} is not a multiple of the micro-batch --batch {}; give a multiple", g.from(),
+                *w_.global_batch, w_.batch));
+    }
+    w_.grad_accum_given = r_.has(Field::GradAccum) || w_.global_batch.has_value();
+    if (!q.any()) return;
+    const Arg p = arg(Field::Parallel);
+    if (p && (w_.parallel == Parallel::Tp || w_.parallel == Parallel::Pp ||
+              w_.parallel == Parallel::Ddp || w_.parallel == Parallel::None))
+        throw InputError(fmt::format(
+            "{} {} {} {} splits it; with a layout, --parallel says how the data-parallel "
+            "ranks shard: zero1, zero2, zero3 or fsdp",
+            p.from(), to_string(w_.parallel),
+            w_.parallel == Parallel::Ddp || w_.parallel == Parallel::None
+                ? "keeps the whole model on every GPU, while"
+                : "splits the model too, and",
+            layout_origin()));
+    // A requested interleaving must split the layers evenly: Megatron's
+    // interleaved schedule gives every virtual stage the same layers.
+    if (q.vpp && *q.vpp > 1) {
+        const std::int64_t chunks = q.pp.value_or(1) * *q.vpp;
+        const std::int64_t layers = w_.model.arch.total_layers();
+        if (q.pp.value_or(1) > 1 && layers % chunks != 0)
+            throw InputError(fmt::format(
+                "{}: the model's {} layers do not split into pp {} x vpp {} = {} equal chunks "
+                "(Megatron's interleaved schedule needs a multiple); choose another --vpp",
+                layout_origin(), layers, q.pp.value_or(1), *q.vpp, chunks));
+    }
+    // What the model allows whatever the count (dp = ep passes the ep check).
+    Layout fixed{q.tp.value_or(1), q.pp.value_or(1), q.cp.value_or(1),
+                 q.ep.value_or(1), q.ep.value_or(1), q.vpp.value_or(1)};
+    if (const std::string why = layout_problem(w_.model.arch, w_.seq, fixed); !why.empty())
+        throw InputError(fmt::format("{}: {}; choose another size", layout_origin(), why));
+    if (!p) {
+        w_.parallel = Parallel::Zero1;
+        assume(
+            "parallel=zero1 (Megatron's distributed optimizer) across the data-parallel "
+            "ranks of the layout");
+    }
+    if (r_.has(Field::Gpus)) {
+        if (w_.gpus == 1)
+            throw InputError(
+                fmt::format("{} splits the model, but --gpus is 1; add --gpus N", layout_origin()));
+        w_.layout = requested_layout(w_.model.arch, w_.seq, w_.gpus, q, layout_origin());
+    }
+}
+
+bool Resolver::layout_given() const {
+    for (const Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Ep, Field::Vpp})
+        if (r_.has(f)) return true;
+    return false;
+}
+
+std::string Resolver::layout_origin() const {
+    std::string out;
+    for (const Field f : {Field::Tp, Field::Pp, Field::Cp, Field::Ep, Field::Vpp})
+        if (const Arg a = arg(f))
+            out += fmt::format("{}{} {}", out.empty() ? "" : " ", a.from(), a.text());
+    return out;
+}
+
+}  // namespace gpuadvise::workload_detail
