@@ -1,0 +1,100 @@
+// A plan's limits: the longest context and the largest batch that still fit,
+// found by galloping and bisection over the plan's own verdict.
+#include <algorithm>
+
+#include "gpuadvise/error.hpp"
+#include "plan_common.hpp"
+
+namespace gpuadvise {
+
+std::optional<Limits> plan_limits(const Workload& base, const Recommendation& rec,
+                                  std::span<const Gpu* const> cards, const RankOptions& options) {
+    Limits out;
+    if (base.is_fixed()) return out;
+    if (!base.is_language())
+        return std::nullopt;             // context and batch limits are a language model's
+    if (!rec.fits) return std::nullopt;  // no context fits a plan that does not
+    RankOptions o = options;
+    o.describe_top = 0;
+    o.parallel = rec.count > 1 ? std::optional<Parallel>(rec.strategy) : std::nullopt;
+    // The offload request stays the user's: with --offload auto a longer
+    // context moves more of the model to the host, as `check` with that
+    // context would, so the limits and `check` agree.
+    // So does a training plan's layout, with its micro-batches per step.
+    Workload plan = base;
+    const Layout& l = rec.layout;
+    if (rec.micro_batch > 0 && l.splits_model()) {
+        plan.layout_request = {l.tp, l.pp, l.cp, l.ep, l.vpp};
+        plan.grad_accum = rec.micro_batches;
+        plan.grad_accum_given = true;
+        plan.global_batch.reset();
+    }
+    const auto fits = [&](const Workload& w) {
+        try {
+            // The plan's own verdict: the card's memory and the host's (an
+            // offloaded cache grows in host memory) and every reject rule.
+            const Recommendation r = evaluate_box(w, cards, o, false);
+            for (const Placement& p : r.placement)
+                if (p.bytes > p.usable_bytes) return false;
+            return r.fits;
+        } catch (const InputError&) {
+            return false;  // beyond the estimate's bound: certainly not a fit
+        }
+    };
+    // The largest n in [low, high] with ok(n), or 0 when ok(low) fails; ok is monotone.
+    const auto largest = [](std::int64_t low, std::int64_t high, const auto& ok) -> std::int64_t {
+        if (low > high || !ok(low)) return 0;
+        std::int64_t yes = low, step = 1;
+        std::int64_t no = high + 1;
+        // Gallop up from low, then bisect between the last yes and the first no.
+        while (yes + step <= high) {
+            if (!ok(yes + step)) {
+                no = yes + step;
+                break;
+            }
+            yes += step;
+            step *= 2;
+        }
+        if (no == high + 1 && yes < high && ok(high)) return high;
+        if (no == high + 1) no = high;
+        while (no - yes > 1) {
+            const std::int64_t mid = yes + (no - yes) / 2;
+            if (ok(mid))
+                yes = mid;
+            else
+                no = mid;
+        }
+        return yes;
+    };
+    const std::int64_t trained = base.model.arch.max_position;
+    const std::int64_t cap = trained > 0 ? trained : kMaxLimitTokens;
+    const auto with_context = [&](std::int64_t ctx) {
+        Workload w = plan;
+        if (w.trains()) {
+            // Context parallel splits a sequence into 2 x cp equal chunks.
+            const std::int64_t chunks =
+                2 * std::max<std::int64_t>(plan.layout_request.cp.value_or(1), 1);
+            w.seq = chunks > 2 ? std::max(ctx - ctx % chunks, chunks) : ctx;
+        } else {
+            w.gen = std::min(base.gen, std::max<std::int64_t>(ctx - 1, 0));
+            w.prompt = ctx - w.gen;
+            w.seq = ctx;
+        }
+        return w;
+    };
+    const std::int64_t floor = base.trains() ? 1 : base.gen + 1;
+    out.max_context_tokens =
+        largest(floor, cap, [&](std::int64_t ctx) { return fits(with_context(ctx)); });
+    if (const std::int64_t chunks = 2 * plan.layout_request.cp.value_or(1);
+        base.trains() && chunks > 2 && out.max_context_tokens >= chunks)
+        out.max_context_tokens -= out.max_context_tokens % chunks;
+    out.context_capped_by_model = trained > 0 && out.max_context_tokens == trained;
+    out.max_batch = largest(1, kMaxLimitBatch, [&](std::int64_t b) {
+        Workload w = plan;
+        w.batch = b;
+        return fits(w);
+    });
+    return out;
+}
+
+}  // namespace gpuadvise

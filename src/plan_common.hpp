@@ -1,0 +1,36 @@
+#pragma once
+// What one plan (plan.cpp), the layout search (layout_search.cpp), mixed
+// boxes (box.cpp), the limits (limits.cpp) and the ranking (rank.cpp) share.
+// Private to the rank module.
+#include <optional>
+#include <vector>
+
+#include "gpuadvise/rank.hpp"
+
+namespace gpuadvise::plan_detail {
+
+// The engine a plan on `gpu` runs (the workload's, or one that runs there).
+const Engine* plan_engine(const Workload& w, const Gpu& gpu);
+
+// The platform a plan goes into: --platform when it holds the cards, else the
+// smallest that does; nullptr when none holds them.
+const HostPlatform* platform_for(const Gpu& gpu, std::int64_t count, const RankOptions& options);
+
+// The rest of a plan once its cards, strategy and memory are set: the
+// platform, the speed (`performance` when the caller timed it), the rules,
+// the score and the reasons.
+void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& options,
+                   bool describe, std::optional<Performance> performance);
+
+// The layouts a plan keeps to say why its own won (the JSON's `layouts`).
+constexpr std::size_t kLayoutsKept = 3;
+
+// The layouts a multi-node training plan compares (layout_search.cpp): the
+// user's sizes on `count` GPUs, a layout set on a plan's workload, and every
+// candidate that fits `usable` bytes, best first.
+std::optional<Layout> fit_layout(const Workload& w, std::int64_t count);
+void apply_layout(Workload& w, const Layout& l, Parallel sharding);
+std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std::int64_t count,
+                                         const RankOptions& options, std::uint64_t usable);
+
+}  // namespace gpuadvise::plan_detail
