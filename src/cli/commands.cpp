@@ -12,6 +12,7 @@
 #include <ostream>
 
 #include "cli/completion.hpp"
+#include "cli/context.hpp"
 #include "cli/detect_runner.hpp"
 #include "cli/model_files.hpp"
 #include "gpuadvise/batch.hpp"
@@ -32,167 +33,7 @@
 
 namespace gpuadvise::cli {
 
-// ----------------------------------------------------------------- Context
-
-const Catalog& Context::catalog() {
-    if (catalog_view_ != nullptr) return *catalog_view_;
-    const auto& path = request.get(Field::Catalog);
-    const auto& merge = request.get(Field::CatalogMerge);
-    if (!path && !merge && config.prices.empty()) {
-        // The embedded catalog as it is: no copy.
-        catalog_view_ = &embedded::catalog();
-        spdlog::info("catalog: {} ({} GPUs, dated {})", catalog_view_->source,
-                     catalog_view_->gpus.size(), catalog_view_->date);
-        return *catalog_view_;
-    }
-    if (!path && !merge) {
-        catalog_ = embedded::catalog();
-    } else {
-        std::string base_text = path
-                                    ? read_text_file(path->text, path->origin, kMaxCatalogBytes, in)
-                                    : std::string(embedded::gpus_json());
-        const std::string base_source =
-            path ? sanitize(path->text, 200) : std::string(embedded::kGpusSource);
-        if (!merge) {
-            catalog_ = parse_catalog_kept(std::move(base_text), base_source);
-        } else {
-            const std::string overlay =
-                read_text_file(merge->text, merge->origin, kMaxCatalogBytes, in);
-            catalog_ = merge_catalogs(base_text, base_source, overlay, sanitize(merge->text, 200));
-        }
-    }
-    apply_prices(*catalog_, config);
-    spdlog::info("catalog: {} ({} GPUs, dated {})", catalog_->source, catalog_->gpus.size(),
-                 catalog_->date);
-    catalog_view_ = &*catalog_;
-    return *catalog_;
-}
-
-int Context::emit(const std::string& text, int code) {
-    out << text;
-    out.flush();
-    if (!out) {
-        const int e = errno;
-        throw OutputError{fmt::format("cannot write the answer to standard output{}",
-                                      e ? std::string(": ") + std::strerror(e) : "")};
-    }
-    if (fast_exit) {
-        err.flush();
-        std::_Exit(code);
-    }
-    return code;
-}
-
 namespace {
-
-// ---------------------------------------------------------------- helpers
-
-// What the model flags read from files (the core does no I/O).
-ModelInputs model_inputs(Context& ctx) {
-    const Request& r = ctx.request;
-    ModelInputs inputs;
-    const int files = static_cast<int>(r.has(Field::Gguf)) +
-                      static_cast<int>(r.has(Field::Safetensors)) +
-                      static_cast<int>(r.has(Field::ModelDir));
-    if (files > 1)
-        throw InputError(
-            "--gguf, --safetensors and --model-dir each name the model's files; give one of them");
-    if (const auto& v = r.get(Field::HfConfig)) {
-        inputs.hf_config_text = read_text_file(v->text, v->origin, kMaxConfigJsonBytes, ctx.in);
-        inputs.hf_config_source =
-            v->text == "-" ? "config.json from stdin" : sanitize(v->text, 200);
-    }
-    if (const auto& v = r.get(Field::Gguf)) inputs.model_file = read_gguf(v->text, v->origin);
-    if (const auto& v = r.get(Field::Safetensors))
-        inputs.model_file = read_safetensors(v->text, v->origin, ctx.in);
-    if (const auto& v = r.get(Field::ModelDir))
-        inputs.model_file = read_model_dir(v->text, v->origin, ctx.in);
-    if (inputs.model_file && inputs.model_file->arch && inputs.hf_config_text)
-        throw InputError(fmt::format("{} already gives the model's shape; drop --hf-config",
-                                     inputs.model_file->source));
-    return inputs;
-}
-
-// Presets are parsed only when the model is named rather than sized.
-const std::vector<ModelPreset>& presets_for(const Request& r) {
-    static const std::vector<ModelPreset> none;
-    const auto& m = r.get(Field::Model);
-    if (m && looks_like_size(m->text)) return none;
-    if (!m && !r.has(Field::Task)) return none;
-    return embedded::model_presets();
-}
-
-// The calibration file: --calibration (or GPUADVISE_CALIBRATION, or the config
-// file's "calibration"), else calibration.jsonl in the config folder when it
-// exists; nullopt without one.
-std::optional<Calibration> load_calibration(Context& ctx) {
-    std::string path, what = "--calibration";
-    if (const auto& v = ctx.request.get(Field::Calibration)) {
-        path = v->text;
-        what = v->origin;
-    } else {
-        path = default_calibration_path(ctx.getenv);
-        std::error_code ec;
-        if (path.empty() || !std::filesystem::is_regular_file(path, ec)) return std::nullopt;
-        what = "calibration file";
-    }
-    return parse_calibration(read_text_file(path, what, kMaxSettingsBytes, ctx.in), path);
-}
-
-Workload resolve(Context& ctx, bool calibrated = true) {
-    const ModelInputs inputs = model_inputs(ctx);
-    Workload w = resolve_workload(ctx.request, inputs, presets_for(ctx.request));
-    for (const auto& a : w.assumed) spdlog::info("assumed {}", a);
-    if (calibrated) {
-        if (!ctx.calibration) ctx.calibration = load_calibration(ctx);
-        if (ctx.calibration) w.calibration = &*ctx.calibration;
-    }
-    return w;
-}
-
-// `--gpu local`: the local accelerators that match the catalog.
-std::vector<std::string> local_gpu_ids(const Catalog& catalog, std::string_view origin) {
-    std::string diagnostics;
-    const auto found = detect_local_gpus(catalog, &diagnostics);
-    std::vector<std::string> ids;
-    for (const auto& g : found)
-        if (!g.catalog_id.empty()) ids.push_back(g.catalog_id);
-    if (ids.empty())
-        throw InputError(fmt::format(
-            "{} local: no local accelerator matched the catalog (see 'gpuadvise detect -v'); "
-            "name the GPU instead",
-            origin));
-    return ids;
-}
-
-// The box --gpu describes ('local': the cards detect finds).
-std::vector<const Gpu*> target_cards(Context& ctx, Workload& w) {
-    const auto& g = ctx.request.get(Field::Gpu);
-    const Catalog& catalog = ctx.catalog();
-    if (normalize_name(g->text) == "local") {
-        const std::vector<std::string> ids = local_gpu_ids(catalog, g->origin);
-        return box_cards(catalog, ctx.request, w, ctx.made_gpus, &ids);
-    }
-    return box_cards(catalog, ctx.request, w, ctx.made_gpus);
-}
-
-// --emit for a plan; nullopt without the flag. A plan that does not fit
-// has no launch to give.
-std::optional<Launch> emit_launch(const Context& ctx, const Workload& w,
-                                  const Recommendation* rec) {
-    const auto& e = ctx.request.get(Field::Emit);
-    if (!e) return std::nullopt;
-    const LaunchKind kind = kLaunchKinds.parse(e->text, e->origin);
-    if (!rec || !rec->fits)
-        throw InputError(
-            fmt::format("{} {}: no plan fits, so there is nothing to launch", e->origin, e->text));
-    return make_launch(w, *rec, kind, e->origin);
-}
-
-std::string with_newline(std::string s) {
-    s.push_back('\n');
-    return s;
-}
 
 // ---------------------------------------------------------------- handlers
 
@@ -625,117 +466,79 @@ constexpr Positional kManArgs[] = {
     {"format", "roff (default) | markdown (the README's flag table)", false, false, nullptr}};
 
 const Command kCommands[] = {
-    {"",
-     "Rank the GPUs of the catalog for a workload (the main command)",
-     kWork | kRankGroup | kOut,
-     {},
-     {},
-     {},
-     false,
-     cmd_recommend},
-    {"estimate",
-     "Print only the memory requirement (and, with --gpu, the speed on that card)",
-     kWork | kOut | kGpuGroup,
-     kPlanFields,
-     {},
-     {},
-     false,
-     cmd_estimate},
-    {"check",
-     "Does the workload fit this GPU? Exit 0 yes, 1 no, 2 bad input",
-     kWork | kOut | kGpuGroup,
-     kPlanFields,
-     kGpuField,
-     {},
-     false,
-     cmd_check},
-    {"compare",
-     "The same workload on several GPUs side by side",
-     kWork | kOut,
-     {},
-     {},
-     kCompareArgs,
-     false,
-     cmd_compare},
-    {"fit",
-     "Which model presets run on this card or box: best quantization, longest context, speed, "
-     "offload",
-     kWorkloadGroup | kHostGroup | kOutputGroup | kGpuGroup | kFitGroup,
-     kFitFields,
-     {},
-     {},
-     false,
-     cmd_fit},
-    {"calibrate",
-     "Record a measured run (peak memory, speed) against the estimate; later estimates of "
-     "workloads like it are corrected",
-     kWork | kOut | kGpuGroup | kCalibrateGroup,
-     kEmitField,
-     kGpuField,
-     {},
-     false,
-     cmd_calibrate},
-    {"gpus",
-     "List the GPU catalog (filter, sort, JSON); 'gpus show ID' for one card",
-     kOut | kFilterGroup,
-     kGpusFilters,
-     {},
-     {},
-     false,
-     cmd_gpus},
-    {"gpus show",
-     "Every field of one GPU with its sources",
-     kOut,
-     {},
-     {},
-     kShowArgs,
-     false,
-     cmd_gpu_show},
-    {"models", "List the model presets", kOutputGroup, {}, {}, {}, false, cmd_models},
-    {"rules",
-     "List the rules that reject, warn, tip and adjust scores, with their thresholds",
-     kOutputGroup,
-     {},
-     {},
-     {},
-     false,
-     cmd_rules},
-    {"batch",
-     "Read JSON Lines workloads (keys = long flags without dashes, plus gpu and top) and write one "
-     "JSON result "
-     "per line; exit 2 if any line failed",
-     kOutputGroup | kCatalogGroup,
-     {},
-     {},
-     kBatchArgs,
-     false,
-     cmd_batch},
-    {"detect",
-     "List this machine's accelerators (nvidia-smi, rocm-smi/amd-smi, xpu-smi, /sys) and their "
-     "catalog ids; exit "
-     "1 when there are none",
-     kOut,
-     {},
-     {},
-     {},
-     false,
-     cmd_detect},
-    {"completion",
-     "Print the shell completion script: bash | zsh | fish",
-     0,
-     {},
-     {},
-     kCompletionArgs,
-     false,
-     cmd_completion},
-    {"man",
-     "Print the man page (roff), or the README's flag table (markdown)",
-     0,
-     {},
-     {},
-     kManArgs,
-     true,
-     cmd_man},
+    {.name = "",
+     .help = "Rank the GPUs of the catalog for a workload (the main command)",
+     .groups = kWork | kRankGroup | kOut,
+     .run = cmd_recommend},
+    {.name = "estimate",
+     .help = "Print only the memory requirement (and, with --gpu, the speed on that card)",
+     .groups = kWork | kOut | kGpuGroup,
+     .extra = kPlanFields,
+     .run = cmd_estimate},
+    {.name = "check",
+     .help = "Does the workload fit this GPU? Exit 0 yes, 1 no, 2 bad input",
+     .groups = kWork | kOut | kGpuGroup,
+     .extra = kPlanFields,
+     .required = kGpuField,
+     .run = cmd_check},
+    {.name = "compare",
+     .help = "The same workload on several GPUs side by side",
+     .groups = kWork | kOut,
+     .positionals = kCompareArgs,
+     .run = cmd_compare},
+    {.name = "fit",
+     .help =
+         "Which model presets run on this card or box: best quantization, longest context, speed, "
+         "offload",
+     .groups = kWorkloadGroup | kHostGroup | kOutputGroup | kGpuGroup | kFitGroup,
+     .extra = kFitFields,
+     .run = cmd_fit},
+    {.name = "calibrate",
+     .help = "Record a measured run (peak memory, speed) against the estimate; later estimates of "
+             "workloads like it are corrected",
+     .groups = kWork | kOut | kGpuGroup | kCalibrateGroup,
+     .extra = kEmitField,
+     .required = kGpuField,
+     .run = cmd_calibrate},
+    {.name = "gpus",
+     .help = "List the GPU catalog (filter, sort, JSON); 'gpus show ID' for one card",
+     .groups = kOut | kFilterGroup,
+     .extra = kGpusFilters,
+     .run = cmd_gpus},
+    {.name = "gpus show",
+     .help = "Every field of one GPU with its sources",
+     .groups = kOut,
+     .positionals = kShowArgs,
+     .run = cmd_gpu_show},
+    {.name = "models", .help = "List the model presets", .groups = kOutputGroup, .run = cmd_models},
+    {.name = "rules",
+     .help = "List the rules that reject, warn, tip and adjust scores, with their thresholds",
+     .groups = kOutputGroup,
+     .run = cmd_rules},
+    {.name = "batch",
+     .help = "Read JSON Lines workloads (keys = long flags without dashes, plus gpu and top) and "
+             "write one "
+             "JSON result "
+             "per line; exit 2 if any line failed",
+     .groups = kOutputGroup | kCatalogGroup,
+     .positionals = kBatchArgs,
+     .run = cmd_batch},
+    {.name = "detect",
+     .help =
+         "List this machine's accelerators (nvidia-smi, rocm-smi/amd-smi, xpu-smi, /sys) and their "
+         "catalog ids; exit "
+         "1 when there are none",
+     .groups = kOut,
+     .run = cmd_detect},
+    {.name = "completion",
+     .help = "Print the shell completion script: bash | zsh | fish",
+     .positionals = kCompletionArgs,
+     .run = cmd_completion},
+    {.name = "man",
+     .help = "Print the man page (roff), or the README's flag table (markdown)",
+     .positionals = kManArgs,
+     .hidden = true,
+     .run = cmd_man},
 };
 
 }  // namespace
