@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 #include <unordered_set>
@@ -18,7 +17,6 @@
 namespace gpuadvise {
 namespace {
 
-using njson = nlohmann::json;
 using u64 = std::uint64_t;
 
 // Bits per element of every safetensors dtype (safetensors/src/tensor.rs,
@@ -48,85 +46,132 @@ std::string shape_text(const std::vector<u64>& dims) {
     return out + "]";
 }
 
-// Reads the header JSON as a stream of events (nlohmann's SAX interface) and
-// keeps only running sums and each tensor's byte range, so memory stays
-// proportional to the tensor count, never to what the JSON nests or repeats.
+// Reads the header JSON with the project's reader (duplicate names, depth
+// and size are its limits) and keeps only running sums and each tensor's
+// byte range.
 class HeaderReader {
   public:
     HeaderReader(std::string_view source, u64 data_size) : source_(source), data_size_(data_size) {}
 
-    bool null() { return scalar(Kind::Other, 0, nullptr); }
-    bool boolean(bool) { return scalar(Kind::Other, 0, nullptr); }
-    bool number_integer(njson::number_integer_t v) {
-        return v < 0 ? scalar(Kind::Other, 0, nullptr)
-                     : scalar(Kind::Unsigned, static_cast<u64>(v), nullptr);
-    }
-    bool number_unsigned(njson::number_unsigned_t v) { return scalar(Kind::Unsigned, v, nullptr); }
-    bool number_float(njson::number_float_t, const njson::string_t&) {
-        return scalar(Kind::Other, 0, nullptr);
-    }
-    bool string(njson::string_t& s) { return scalar(Kind::String, 0, &s); }
-    bool binary(njson::binary_t&) { return scalar(Kind::Other, 0, nullptr); }
-
-    bool start_object(std::size_t) {
-        if (stack_.empty()) return push(Frame::Root);
-        switch (stack_.back()) {
-            case Frame::Root:
-                if (name_ == "__metadata__") return push(Frame::Metadata);
-                tensor_ = Tensor{};
-                return push(Frame::Tensor);
-            case Frame::Tensor:
-                if (is_field()) bad_field();
-                return push(Frame::Skip);
-            case Frame::Shape:
-            case Frame::Offsets:
-                bad_field();
-            case Frame::Metadata:
-            case Frame::Skip:
-                return push(Frame::Skip);
+    SafetensorsInfo read(std::string_view header) {
+        const json::Document doc = json::Document::parse(header, source_, "a safetensors header");
+        const json::Value root = doc.root();
+        if (!root.is_object()) fail("the header must be a JSON object");
+        for (const json::Value member : root.items()) {
+            name_ = std::string(member.key());
+            if (name_ == "__metadata__") {
+                if (!member.is_object()) fail("'__metadata__' must be an object");
+                continue;
+            }
+            if (!member.is_object())
+                fail(fmt::format("tensor '{}' must be an object with dtype, shape and data_offsets",
+                                 tensor_name()));
+            tensor(member);
         }
-        return true;
+        return finish();
     }
 
-    bool start_array(std::size_t) {
-        if (stack_.empty()) fail("the header must be a JSON object");
-        switch (stack_.back()) {
-            case Frame::Root:
-                not_an_object();
-            case Frame::Tensor:
-                if (field_ == "shape") return push(seen(kShape, Frame::Shape));
-                if (field_ == "data_offsets") return push(seen(kOffsets, Frame::Offsets));
-                if (field_ == "dtype") bad_field();
-                return push(Frame::Skip);
-            case Frame::Shape:
-            case Frame::Offsets:
-                bad_field();
-            case Frame::Metadata:
-            case Frame::Skip:
-                return push(Frame::Skip);
+  private:
+    struct Range {
+        u64 begin = 0;
+        u64 end = 0;
+        std::string name;
+        bool operator<(const Range& o) const {
+            return begin < o.begin || (begin == o.begin && end < o.end);
         }
-        return true;
+    };
+
+    [[noreturn]] void fail(std::string_view problem) const {
+        throw InputError(fmt::format("{}: {}", source_, problem));
+    }
+    std::string tensor_name() const { return printable_name(name_); }
+    [[noreturn]] void bad_field(std::string_view field) const {
+        fail(fmt::format("tensor '{}': '{}' must be {}", tensor_name(), field,
+                         field == "dtype" ? "a string" : "an array of non-negative integers"));
     }
 
-    bool end_object() { return pop(); }
-    bool end_array() { return pop(); }
-
-    bool key(njson::string_t& k) {
-        if (stack_.size() == 1) {
-            name_ = k;
-            if (!names_.insert(k).second)
-                fail(fmt::format("duplicate tensor '{}' in the header", printable_name(k)));
-            if (k == "__metadata__") names_.erase(k);
-        } else if (stack_.back() == Frame::Tensor) {
-            field_ = k;
+    std::vector<u64> integers(const json::Value& v, std::string_view field) const {
+        if (!v.is_array()) bad_field(field);
+        std::vector<u64> out;
+        for (const json::Value item : v.items()) {
+            const auto n = item.is_integer_literal() ? item.uint64() : std::nullopt;
+            if (!n) bad_field(field);
+            out.push_back(*n);
         }
-        return true;
+        return out;
     }
 
-    bool parse_error(std::size_t position, const std::string&, const njson::exception&) {
-        fail(fmt::format(
-            "the header is not valid JSON (near byte {}); the file is corrupt or not safetensors",
-            position + 8));
+    void tensor(const json::Value& t) {
+        const std::string name = tensor_name();
+        const auto dtype_v = t.find("dtype");
+        const auto shape_v = t.find("shape");
+        const auto offsets_v = t.find("data_offsets");
+        if (dtype_v && !dtype_v->is_string()) bad_field("dtype");
+        const std::vector<u64> dims = shape_v ? integers(*shape_v, "shape") : std::vector<u64>{};
+        const std::vector<u64> offsets =
+            offsets_v ? integers(*offsets_v, "data_offsets") : std::vector<u64>{};
+        for (const auto& [given, field] : {std::pair{dtype_v.has_value(), "dtype"},
+                                           {shape_v.has_value(), "shape"},
+                                           {offsets_v.has_value(), "data_offsets"}})
+            if (!given) fail(fmt::format("tensor '{}' has no '{}'", name, field));
+        if (offsets.size() != 2)
+            fail(fmt::format("tensor '{}': 'data_offsets' must hold two integers [begin, end]",
+                             name));
+        const std::string dtype_name(dtype_v->text());
+        const u64 bits = dtype_bits(dtype_name);
+        if (bits == 0)
+            fail(
+                fmt::format("tensor '{}' has unknown dtype '{}' (expected one of F16, BF16, F32, "
+                            "F8_E4M3, I8, ...)",
+                            name, printable_name(dtype_name)));
+        u64 elements = 1;
+        for (const u64 d : dims) {
+            // Elements x 64 bits must still fit in 64 bits.
+            if (d != 0 && elements > (std::numeric_limits<u64>::max() / 64) / d)
+                fail(fmt::format(
+                    "tensor '{}' has shape {}, more elements than fit in 64 bits (corrupt file)",
+                    name, shape_text(dims)));
+            elements *= d;
+        }
+        const u64 total_bits = elements * bits;
+        if (total_bits % 8 != 0)
+            fail(fmt::format("tensor '{}': {} elements of {} do not fill whole bytes", name,
+                             elements, dtype_name));
+        const u64 nbytes = total_bits / 8;
+        const u64 begin = offsets[0];
+        const u64 end = offsets[1];
+        if (begin > end)
+            fail(fmt::format("tensor '{}': data_offsets [{}, {}] end before they begin", name,
+                             begin, end));
+        if (end > data_size_)
+            fail(
+                fmt::format("tensor '{}': data_offsets [{}, {}] run past the end of the file, "
+                            "which holds {} bytes of "
+                            "tensor data (truncated download?)",
+                            name, begin, end, data_size_));
+        if (end - begin != nbytes)
+            fail(fmt::format(
+                "tensor '{}': data_offsets [{}, {}] hold {} bytes but {} {} needs {} bytes", name,
+                begin, end, end - begin, dtype_name, shape_text(dims), nbytes));
+        // Each range lies inside the data and ranges do not overlap (checked
+        // in finish), so the sums stay below 2 x file size.
+        if (begin != end) ranges_.push_back({begin, end, name_});
+        // MXFP4 as transformers stores it (gpt-oss): "<weight>_blocks" bytes
+        // hold two 4-bit values each, "<weight>_scales" one E8M0 scale per
+        // 32 values, which is format overhead rather than parameters.
+        u64 values = elements;
+        std::string dtype = dtype_name;
+        if (dtype_name == "U8" && ends_with(name_, "_blocks")) {
+            values = elements * 2;
+            dtype = "MXFP4";
+        } else if (dtype_name == "U8" && ends_with(name_, "_scales")) {
+            values = 0;
+        }
+        info_.params += values;
+        info_.bytes += nbytes;
+        info_.tensors += 1;
+        info_.dtype_counts[dtype] += values;
+        info_.names.push_back(name_);
     }
 
     SafetensorsInfo finish() {
@@ -141,171 +186,13 @@ class HeaderReader {
         // A checkpoint without tensors is no model (GGUF files are refused the same way).
         if (info_.tensors == 0)
             fail("the header lists no tensors; the file holds no model weights");
-        info_.names.assign(names_.begin(), names_.end());
         std::sort(info_.names.begin(), info_.names.end());
         return std::move(info_);
     }
 
-  private:
-    enum class Frame { Root, Tensor, Metadata, Shape, Offsets, Skip };
-    enum class Kind { Unsigned, String, Other };
-    static constexpr unsigned kDtype = 1, kShape = 2, kOffsets = 4;
-    static constexpr std::size_t kMaxDepth = 64;
-
-    struct Tensor {
-        unsigned seen = 0;
-        std::string dtype;
-        std::vector<u64> dims;
-        std::vector<u64> offsets;
-    };
-    struct Range {
-        u64 begin = 0;
-        u64 end = 0;
-        std::string name;
-        bool operator<(const Range& o) const {
-            return begin < o.begin || (begin == o.begin && end < o.end);
-        }
-    };
-
-    [[noreturn]] void fail(std::string_view problem) const {
-        throw InputError(fmt::format("{}: {}", source_, problem));
-    }
-    std::string tensor_name() const { return printable_name(name_); }
-    bool is_field() const {
-        return field_ == "dtype" || field_ == "shape" || field_ == "data_offsets";
-    }
-    [[noreturn]] void bad_field() const {
-        fail(fmt::format("tensor '{}': '{}' must be {}", tensor_name(), printable_name(field_),
-                         field_ == "dtype" ? "a string" : "an array of non-negative integers"));
-    }
-    [[noreturn]] void not_an_object() const {
-        if (name_ == "__metadata__") fail("'__metadata__' must be an object");
-        fail(fmt::format("tensor '{}' must be an object with dtype, shape and data_offsets",
-                         tensor_name()));
-    }
-
-    bool push(Frame f) {
-        if (stack_.size() >= kMaxDepth) fail("the header nests JSON too deeply (corrupt file)");
-        stack_.push_back(f);
-        return true;
-    }
-    Frame seen(unsigned field, Frame f) {
-        if ((tensor_.seen & field) != 0)
-            fail(fmt::format("tensor '{}' has '{}' twice", tensor_name(), printable_name(field_)));
-        tensor_.seen |= field;
-        return f;
-    }
-    bool pop() {
-        const Frame f = stack_.back();
-        stack_.pop_back();
-        if (f == Frame::Tensor) finish_tensor();
-        return true;
-    }
-
-    bool scalar(Kind kind, u64 number, const std::string* text) {
-        if (stack_.empty()) fail("the header must be a JSON object");
-        switch (stack_.back()) {
-            case Frame::Root:
-                not_an_object();
-            case Frame::Tensor:
-                if (field_ == "dtype") {
-                    if (kind != Kind::String) bad_field();
-                    seen(kDtype, Frame::Tensor);
-                    tensor_.dtype = *text;
-                } else if (is_field()) {
-                    bad_field();
-                }
-                return true;
-            case Frame::Shape:
-                if (kind != Kind::Unsigned) bad_field();
-                tensor_.dims.push_back(number);
-                return true;
-            case Frame::Offsets:
-                if (kind != Kind::Unsigned) bad_field();
-                if (tensor_.offsets.size() == 2)
-                    fail(fmt::format(
-                        "tensor '{}': 'data_offsets' must hold two integers [begin, end]",
-                        tensor_name()));
-                tensor_.offsets.push_back(number);
-                return true;
-            case Frame::Metadata:
-            case Frame::Skip:
-                return true;
-        }
-        return true;
-    }
-
-    void finish_tensor() {
-        const std::string name = tensor_name();
-        for (const auto& [bit, field] :
-             {std::pair{kDtype, "dtype"}, {kShape, "shape"}, {kOffsets, "data_offsets"}})
-            if ((tensor_.seen & bit) == 0)
-                fail(fmt::format("tensor '{}' has no '{}'", name, field));
-        if (tensor_.offsets.size() != 2)
-            fail(fmt::format("tensor '{}': 'data_offsets' must hold two integers [begin, end]",
-                             name));
-        const u64 bits = dtype_bits(tensor_.dtype);
-        if (bits == 0)
-            fail(
-                fmt::format("tensor '{}' has unknown dtype '{}' (expected one of F16, BF16, F32, "
-                            "F8_E4M3, I8, ...)",
-                            name, printable_name(tensor_.dtype)));
-        u64 elements = 1;
-        for (const u64 d : tensor_.dims) {
-            // Elements x 64 bits must still fit in 64 bits.
-            if (d != 0 && elements > (std::numeric_limits<u64>::max() / 64) / d)
-                fail(fmt::format(
-                    "tensor '{}' has shape {}, more elements than fit in 64 bits (corrupt file)",
-                    name, shape_text(tensor_.dims)));
-            elements *= d;
-        }
-        const u64 total_bits = elements * bits;
-        if (total_bits % 8 != 0)
-            fail(fmt::format("tensor '{}': {} elements of {} do not fill whole bytes", name,
-                             elements, tensor_.dtype));
-        const u64 nbytes = total_bits / 8;
-        const u64 begin = tensor_.offsets[0];
-        const u64 end = tensor_.offsets[1];
-        if (begin > end)
-            fail(fmt::format("tensor '{}': data_offsets [{}, {}] end before they begin", name,
-                             begin, end));
-        if (end > data_size_)
-            fail(
-                fmt::format("tensor '{}': data_offsets [{}, {}] run past the end of the file, "
-                            "which holds {} bytes of "
-                            "tensor data (truncated download?)",
-                            name, begin, end, data_size_));
-        if (end - begin != nbytes)
-            fail(fmt::format(
-                "tensor '{}': data_offsets [{}, {}] hold {} bytes but {} {} needs {} bytes", name,
-                begin, end, end - begin, tensor_.dtype, shape_text(tensor_.dims), nbytes));
-        // Each range lies inside the data and ranges do not overlap (checked
-        // in finish), so the sums stay below 2 x file size.
-        if (begin != end) ranges_.push_back({begin, end, name_});
-        // MXFP4 as transformers stores it (gpt-oss): "<weight>_blocks" bytes
-        // hold two 4-bit values each, "<weight>_scales" one E8M0 scale per
-        // 32 values, which is format overhead rather than parameters.
-        u64 values = elements;
-        std::string dtype = tensor_.dtype;
-        if (tensor_.dtype == "U8" && ends_with(name_, "_blocks")) {
-            values = elements * 2;
-            dtype = "MXFP4";
-        } else if (tensor_.dtype == "U8" && ends_with(name_, "_scales")) {
-            values = 0;
-        }
-        info_.params += values;
-        info_.bytes += nbytes;
-        info_.tensors += 1;
-        info_.dtype_counts[dtype] += values;
-    }
-
     std::string_view source_;
     u64 data_size_;
-    std::vector<Frame> stack_;
-    std::string name_;   // current top-level key
-    std::string field_;  // current key inside a tensor
-    Tensor tensor_;
-    std::unordered_set<std::string> names_;
+    std::string name_;  // the tensor being read
     std::vector<Range> ranges_;
     SafetensorsInfo info_;
 };
@@ -348,9 +235,7 @@ SafetensorsInfo parse_safetensors_header(std::string_view bytes, std::uint64_t f
                 source, bytes.size(), 8 + n),
             8 + n);
     const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
-    HeaderReader reader(source, file_size - 8 - n);
-    njson::sax_parse(header.begin(), header.end(), &reader);
-    return reader.finish();
+    return HeaderReader(source, file_size - 8 - n).read(header);
 }
 
 SafetensorsInfo merge_safetensors(const std::vector<SafetensorsInfo>& shards,

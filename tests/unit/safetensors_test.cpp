@@ -165,16 +165,17 @@ TEST_CASE("corrupt safetensors headers are input errors naming the file and the 
     SECTION("bad JSON") {
         CHECK_THAT(error_of(R"({"a":{"dtype":"F16",)", 0), Catch::Contains("not valid JSON"));
         CHECK_THAT(error_of("{} x", 0), Catch::Contains("not valid JSON"));
-        CHECK_THAT(error_of("", 0), Catch::Contains("not valid JSON"));
+        CHECK_THAT(error_of("", 0), Catch::Contains("empty"));
+        // Metadata is not read: a number beyond double range there is no error.
         CHECK_THAT(error_of(R"({"__metadata__":{"x":1e999}})", 0),
-                   Catch::Contains("not valid JSON"));
+                   Catch::Contains("lists no tensors"));
         CHECK_THAT(error_of("[]", 0), Catch::Contains("must be a JSON object"));
         CHECK_THAT(error_of("3", 0), Catch::Contains("must be a JSON object"));
         CHECK_THAT(error_of(std::string(100, '[') + std::string(100, ']'), 0),
-                   Catch::Contains("JSON object"));
+                   Catch::Contains("nesting deeper than"));
         CHECK_THAT(
             error_of(R"({"a":{"x":)" + std::string(100, '[') + std::string(100, ']') + "}}", 0),
-            Catch::Contains("too deeply"));
+            Catch::Contains("nesting deeper than"));
     }
     SECTION("bad tensor entries") {
         CHECK_THAT(error_of(R"({"a":{"dtype":"F17","shape":[2],"data_offsets":[0,4]}})", 4),
@@ -205,14 +206,14 @@ TEST_CASE("corrupt safetensors headers are input errors naming the file and the 
                    Catch::Contains("'dtype' must be a string"));
         CHECK_THAT(
             error_of(R"({"a":{"dtype":"F16","dtype":"F32","shape":[2],"data_offsets":[0,4]}})", 8),
-            Catch::Contains("'dtype' twice"));
+            Catch::Contains("the key 'dtype' appears twice"));
         CHECK_THAT(error_of(R"({"a":[1,2]})", 8), Catch::Contains("tensor 'a' must be an object"));
         CHECK_THAT(error_of(R"({"__metadata__":3})", 8),
                    Catch::Contains("'__metadata__' must be an object"));
         CHECK_THAT(error_of(R"({"a":{"dtype":"U8","shape":[4],"data_offsets":[0,4]},)"
                             R"("a":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})",
                             8),
-                   Catch::Contains("duplicate tensor 'a'"));
+                   Catch::Contains("the key 'a' appears twice"));
     }
     SECTION("shapes whose product overflows") {
         CHECK_THAT(
