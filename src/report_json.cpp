@@ -24,12 +24,6 @@ void strings(json::Writer& w, std::string_view key, const std::vector<std::strin
     w.end_array();
 }
 
-void string_views(json::Writer& w, std::string_view key, std::span<const std::string_view> list) {
-    w.key(key).begin_array();
-    for (const auto s : list) w.value(s);
-    w.end_array();
-}
-
 }  // namespace
 
 namespace {
@@ -416,101 +410,6 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
     j.end_object();
 }
 
-void write_gpu(json::Writer& j, const Gpu& g) {
-    j.begin_object();
-    j.field("id", g.id);
-    j.field("vendor", to_string(g.vendor));
-    j.field("name", g.name);
-    string_views(j, "aliases", g.aliases);
-    j.field("segment", to_string(g.segment));
-    j.field("architecture", g.architecture);
-    j.field("arch_family", g.arch_family);
-    j.field("launch_year", g.launch_year);
-    j.field("memory_bytes", g.memory_bytes);
-    j.field("memory_type", g.memory_type);
-    j.field("memory_bandwidth_gbps", g.memory_bandwidth_gbps);
-    j.field("unified_memory", g.unified_memory);
-    j.key("unified_pool");
-    if (g.unified_pool)
-        j.begin_object()
-            .field("default_share", g.unified_pool->default_share)
-            .field("max_share", g.unified_pool->max_share)
-            .field("setting", g.unified_pool->setting)
-            .field("source", g.unified_pool->source)
-            .end_object();
-    else
-        j.null();
-    j.field("ecc", g.ecc);
-    const Tflops& t = g.tflops;
-    j.key("tflops").begin_object();
-    j.field("fp32", t.fp32)
-        .field("tf32", t.tf32)
-        .field("fp16", t.fp16)
-        .field("bf16", t.bf16)
-        .field("fp8", t.fp8);
-    j.field("fp4", t.fp4).field("int8", t.int8);
-    j.end_object();
-    j.field("sparsity_multiplier", g.sparsity_multiplier);
-    j.field("tdp_watts", g.tdp_watts);
-    j.key("power");
-    if (g.power)
-        j.begin_object()
-            .field("min_watts", g.power->min_watts)
-            .field("max_watts", g.power->max_watts)
-            .field("tflops_at_watts", g.power->tflops_at_watts)
-            .field("source", g.power->source)
-            .end_object();
-    else
-        j.null();
-    j.key("pcie")
-        .begin_object()
-        .field("gen", g.pcie_gen)
-        .field("lanes", g.pcie_lanes)
-        .field("p2p", g.pcie_p2p)
-        .end_object();
-    j.key("interconnect").begin_object();
-    j.field("type", to_string(g.link.type));
-    j.field("bandwidth_gbps", g.link.gbps);
-    j.field("max_gpus", g.link.max_gpus);
-    j.field("topology", to_string(g.link.topology));
-    j.end_object();
-    j.field("form", to_string(g.form));
-    j.field("cooling", kCoolings.name(g.cooling));
-    j.field("form_factor", g.form_factor);
-    j.key("software").begin_object();
-    j.field("platform", to_string(g.platform));
-    j.field("compute_capability", g.compute_capability);
-    j.field("gfx_target", g.gfx_target);
-    j.field("min_stack", g.min_stack);
-    j.end_object();
-    j.key("video")
-        .begin_object()
-        .field("av1_encode", g.av1_encode)
-        .field("nvenc", g.nvenc)
-        .end_object();
-    const auto price = [&](std::string_view key, const std::optional<Price>& p) {
-        j.key(key);
-        if (!p) {
-            j.null();
-            return;
-        }
-        j.begin_object()
-            .field("usd", p->usd)
-            .field("kind", to_string(p->kind))
-            .field("date", p->date);
-        j.field("source", p->source).end_object();
-    };
-    price("price", g.price);
-    price("launch_price", g.launch_price);
-    j.field("region", g.region);
-    j.field("cloud_only", g.cloud_only);
-    string_views(j, "pci_ids", g.pci_ids);
-    string_views(j, "sources", g.sources);
-    j.field("confidence", to_string(g.confidence));
-    j.field("notes", g.notes);
-    j.end_object();
-}
-
 namespace {
 
 void write_launch(json::Writer& j, const Launch* launch) {
@@ -648,71 +547,6 @@ std::string fit_json(const std::string& label, std::span<const Gpu* const> cards
     j.end_array();
     strings(j, "left_out", result.left_out);
     j.end_object();
-    return out;
-}
-
-std::string gpus_json(const Catalog& catalog, const std::vector<const Gpu*>& gpus) {
-    std::string out;
-    json::Writer j(out);
-    j.begin_object()
-        .field("schema", kSchemaVersion)
-        .field("catalog_date", catalog.date)
-        .key("gpus")
-        .begin_array();
-    for (const Gpu* g : gpus) write_gpu(j, *g);
-    j.end_array().end_object();
-    return out;
-}
-
-std::string gpu_show_json(const Gpu& g) {
-    std::string out;
-    json::Writer j(out);
-    j.begin_object().field("schema", kSchemaVersion).key("gpu");
-    write_gpu(j, g);
-    j.end_object();
-    return out;
-}
-
-std::string models_json(const std::vector<ModelPreset>& presets) {
-    std::string out;
-    json::Writer j(out);
-    j.begin_object().field("schema", kSchemaVersion).key("models").begin_array();
-    for (const auto& p : presets) {
-        const ParamCounts c = count_params(p.arch);
-        const std::uint64_t total = p.image ? p.image->params : c.total();
-        j.begin_object();
-        j.field("id", p.id).field("name", p.name).field("hf_repo", p.hf_repo);
-        j.field("kind", p.image ? kImageFamilies.name(p.image->family) : "language");
-        j.field("params", total)
-            .field("active_params", p.image ? total : c.active())
-            .field("published_params", p.published_params);
-        j.field("source", p.source);
-        j.end_object();
-    }
-    j.end_array().end_object();
-    return out;
-}
-
-std::string rules_json() {
-    std::string out;
-    json::Writer j(out);
-    j.begin_object().field("schema", kSchemaVersion).key("rules").begin_array();
-    for (const Rule& r : rule_registry()) {
-        j.begin_object()
-            .field("id", r.id)
-            .field("kind", to_string(r.kind))
-            .field("description", r.description);
-        j.key("thresholds").begin_array();
-        for (const Threshold& t : rule_data(r.id).thresholds)
-            j.begin_object()
-                .field("name", t.name)
-                .field("value", t.value)
-                .field("source", t.source)
-                .end_object();
-        j.end_array();
-        j.end_object();
-    }
-    j.end_array().end_object();
     return out;
 }
 

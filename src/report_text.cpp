@@ -30,11 +30,6 @@ std::string shape_text(const Architecture& a) {
     return s;
 }
 
-template <typename T>
-std::string or_dash(const std::optional<T>& v, const char* pattern) {
-    return v ? fmt::format(fmt::runtime(pattern), *v) : "-";
-}
-
 std::string heading(const std::string& text, Format format, const Style& style) {
     if (format == Format::Markdown) return "## " + text + "\n\n";
     return paint(text, "1", style.color) + "\n";
@@ -204,120 +199,6 @@ Table performance_table(const Performance& p) {
     add("job cost", p.job_cost_usd, " USD");
     add("energy", p.energy_kwh, " kWh");
     add("serving cost", p.usd_per_million_tokens, " USD per 1M tokens");
-    return t;
-}
-
-Table gpus_table(const std::vector<const Gpu*>& gpus) {
-    Table t;
-    t.columns = {{"ID", false, 0},       {"Name", false, 5, true}, {"Memory", true, 0},
-                 {"Bandwidth", true, 0}, {"BF16 TFLOPS", true, 2}, {"TDP", true, 3},
-                 {"Link", false, 4},     {"Price", true, 1}};
-    for (const Gpu* g : gpus)
-        t.rows.push_back(
-            {std::string(g->id), std::string(g->name),
-             fmt::format("{:.0f} GiB", gib(g->memory_bytes)),
-             fmt::format("{:.0f} GB/s", g->memory_bandwidth_gbps),
-             or_dash(g->tflops.bf16, "{:.1f}"), or_dash(g->tdp_watts, "{:.0f} W"),
-             g->has_fast_link() ? std::string(to_string(g->link.type)) : std::string("PCIe"),
-             g->price ? fmt::format("${:.0f}", g->price->usd) : "-"});
-    return t;
-}
-
-Table gpu_detail_table(const Gpu& g) {
-    Table t;
-    t.columns = {{"Field", false, 0}, {"Value", false, 0, true}};
-    const auto num = [](const std::optional<double>& v, std::string_view unit) {
-        return v ? fmt::format("{:g} {}", *v, unit) : std::string("unknown (null in the catalog)");
-    };
-    const auto add = [&](const char* f, std::string_view v) {
-        t.rows.push_back({f, std::string(v)});
-    };
-    add("id", g.id);
-    add("name", g.name);
-    add("vendor", to_string(g.vendor));
-    add("aliases", fmt::format("{}", fmt::join(g.aliases, ", ")));
-    add("segment", to_string(g.segment));
-    add("architecture", fmt::format("{} [{}]", g.architecture, g.arch_family));
-    add("launch year", g.launch_year ? std::to_string(*g.launch_year) : "unknown");
-    add("memory", fmt::format("{:.0f} GiB {}{}", gib(g.memory_bytes), g.memory_type,
-                              g.unified_memory ? " (unified)" : ""));
-    add("bandwidth", fmt::format("{:g} GB/s", g.memory_bandwidth_gbps));
-    add("ECC", g.ecc ? (*g.ecc ? "yes" : "no") : "unknown");
-    add("fp32 (vector)", num(g.tflops.fp32, "TFLOPS"));
-    add("tf32 dense", num(g.tflops.tf32, "TFLOPS"));
-    add("fp16 dense", num(g.tflops.fp16, "TFLOPS"));
-    add("bf16 dense", num(g.tflops.bf16, "TFLOPS"));
-    add("fp8 dense", num(g.tflops.fp8, "TFLOPS"));
-    add("int8 dense", num(g.tflops.int8, "TOPS"));
-    add("TDP", num(g.tdp_watts, "W"));
-    add("PCIe",
-        g.pcie_gen
-            ? fmt::format("gen {} x{}{}", *g.pcie_gen, g.pcie_lanes.value_or(0),
-                          g.pcie_p2p ? (*g.pcie_p2p ? ", peer-to-peer" : ", no peer-to-peer") : "")
-            : "n/a");
-    add("interconnect", !g.has_fast_link()
-                            ? "none (PCIe only)"
-                            : fmt::format("{} {}, up to {} GPUs ({})", to_string(g.link.type),
-                                          g.link.gbps ? fmt::format("{:g} GB/s", *g.link.gbps)
-                                                      : "bandwidth unknown",
-                                          g.link.max_gpus, to_string(g.link.topology)));
-    add("form factor", fmt::format("{} ({})", to_string(g.form), g.form_factor));
-    add("software", fmt::format("{} {}{}", to_string(g.platform),
-                                g.compute_capability.value_or(g.gfx_target.value_or("")),
-                                g.min_stack ? ", " + std::string(*g.min_stack) : ""));
-    add("AV1 encode", g.av1_encode ? (*g.av1_encode ? "yes" : "no") : "unknown");
-    const auto price = [](const std::optional<Price>& p) {
-        return p ? fmt::format("${:g} ({}, {}; {})", p->usd, to_string(p->kind), p->date, p->source)
-                 : std::string("unknown");
-    };
-    add("price", price(g.price));
-    if (g.launch_price) add("launch price", price(g.launch_price));
-    if (g.region) add("region", fmt::format("sold only in: {}", *g.region));
-    if (g.cloud_only) add("availability", "cloud instances only");
-    if (!g.pci_ids.empty()) add("PCI ids", fmt::format("{}", fmt::join(g.pci_ids, ", ")));
-    add("confidence", to_string(g.confidence));
-    for (const auto& s : g.sources) add("source", s);
-    if (!g.notes.empty()) add("notes", g.notes);
-    return t;
-}
-
-Table models_table(const std::vector<ModelPreset>& presets) {
-    Table t;
-    t.columns = {{"ID", false, 0},
-                 {"Name", false, 3, true},
-                 {"Params", true, 0},
-                 {"Active", true, 1},
-                 {"Shape", false, 2}};
-    for (const auto& p : presets) {
-        if (p.image) {
-            const ImageModel& m = *p.image;
-            const std::string shape = m.diffusion
-                                          ? fmt::format("{} {} + text encoders + VAE, {} px",
-                                                        kDenoiserKinds.name(m.diffusion->denoiser),
-                                                        format_count(m.diffusion->denoiser_params),
-                                                        m.diffusion->default_resolution)
-                                          : fmt::format("vision, {:g} GMACs at {} px",
-                                                        m.vision->gmacs, m.vision->ref_resolution);
-            t.rows.push_back({p.id, p.name, format_count(m.params), format_count(m.params), shape});
-            continue;
-        }
-        const ParamCounts c = count_params(p.arch);
-        t.rows.push_back({p.id, p.name, format_count(c.total()), format_count(c.active()),
-                          fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(),
-                                      p.arch.hidden, p.arch.heads, p.arch.kv_heads)});
-    }
-    return t;
-}
-
-Table rules_table() {
-    Table t;
-    t.columns = {{"ID", false, 0}, {"Kind", false, 0}, {"What it checks", false, 0, true}};
-    for (const Rule& r : rule_registry()) {
-        std::string text(r.description);
-        for (const Threshold& th : rule_data(r.id).thresholds)
-            text += fmt::format(" [{} = {:g}]", th.name, th.value);
-        t.rows.push_back({std::string(r.id), std::string(to_string(r.kind)), text});
-    }
     return t;
 }
 
