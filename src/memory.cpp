@@ -51,22 +51,6 @@ constexpr double kSplitRemainder = 0.25;
 // variable-length runs at long sequences (assumed, not fitted to a row).
 constexpr double kStrandedLogits = 0.5;
 
-// Parameter counts of the shape, scaled to the user's total when the shape was
-// inferred from a bare size (so "8B" means 8e9 parameters, not the shape's 8.03e9).
-struct Params {
-    double embedding, lm_head, block_linear, active_linear, other;
-    double total() const { return embedding + lm_head + block_linear + other; }
-};
-
-Params params_of(const Model& m) {
-    const ParamCounts c = count_params(m.arch);
-    const double scale =
-        c.total() > 0 ? static_cast<double>(m.params) / static_cast<double>(c.total()) : 1.0;
-    return {static_cast<double>(c.embedding) * scale, static_cast<double>(c.lm_head) * scale,
-            static_cast<double>(c.block_linear) * scale,
-            static_cast<double>(c.active_linear) * scale, static_cast<double>(c.other) * scale};
-}
-
 // FFN width one token passes through: the dense FFN, or its routed experts
 // plus shared experts in an MoE layer.
 double ffn_width(const Architecture& a) {
@@ -342,130 +326,6 @@ void inference_activations(const Workload& w, Components& c) {
                    : b * static_cast<double>(a.vocab) * (act + 4.0);  // last position + fp32 copy
 }
 
-// What one GPU of a layout that splits the model holds (Megatron-LM's
-// placement, docs/memory-model.md "3D layouts"): the parameters and their
-// state split over tp x pp (routed experts also over ep) for the most loaded
-// stage; the sharding of `parallel` over dp x cp on top; activations of the
-// first stage, which holds min(pp, micro-batches) micro-batches in flight
-// under 1F1B (interleaving adds (pp - 1) / (pp x vpp) of one, Korthikanti et
-// al. 2022, arXiv 2205.05198 §4.2.3) and splits them over tp (sequence
-// parallel, assumed on with tp as Megatron and torchtitan configure it) and
-// cp; the vocabulary-parallel logits over tp x cp; and the buffers the
-// collectives and stage hand-offs use.
-double shard_layout(const Workload& w, const Params& p, double trainable, Components& c) {
-    const Layout& l = w.layout;
-    const Architecture& a = w.model.arch;
-    const double tp = static_cast<double>(l.tp), pp = static_cast<double>(l.pp),
-                 cp = static_cast<double>(l.cp), ep = static_cast<double>(l.ep),
-                 dpcp = static_cast<double>(l.dp * l.cp);
-    const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
-    const double stage = static_cast<double>(stage_layers(a, l));
-    const double uneven = stage * pp / layers;  // the most loaded stage over an even split
-    const double experts = routed_expert_share(a);
-    const double split = uneven * ((1.0 - experts) / (tp * pp) + experts / (tp * pp * ep));
-    // Sharded over dp x cp as well: experts are replicated over dp x cp / ep
-    // ranks, so every parameter's state ends up over all the plan's GPUs.
-    const double sharded = uneven / (tp * pp * dpcp);
-    const bool full = w.method == Method::Full;
-    const bool amp = w.mixed == MixedPrecision::Amp && w.precision != Precision::Fp32;
-    const double act = dtype_bytes(w.precision);
-    const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq),
-                 h = static_cast<double>(a.hidden);
-    const bool fsdp = w.parallel == Parallel::Fsdp || w.parallel == Parallel::Zero3;
-    if (full && amp && w.parallel != Parallel::Ddp && w.parallel != Parallel::None) {
-        // Megatron's distributed optimizer (and ZeRO): 16-bit weights for
-        // compute, the fp32 master kept and sharded with the optimizer state.
-        c.optimizer += c.weights;
-        c.weights = trainable * act;
-        c.workspace -= trainable * act;
-    }
-    c.weights *= fsdp ? sharded : split;
-    c.adapters *= fsdp ? sharded : split;
-    c.gradients *= (fsdp || w.parallel == Parallel::Zero2) ? sharded : split;
-    c.optimizer *= w.parallel == Parallel::Ddp || w.parallel == Parallel::None ? split : sharded;
-    c.workspace = std::max(c.workspace, 0.0) * split;
-    if (fsdp) c.workspace += 2.0 * p.block_linear / layers / tp * act;  // two gathered layers
-    double in_flight = 1.0;
-    if (l.pp > 1) {
-        in_flight = static_cast<double>(std::min(l.pp, std::max<std::int64_t>(w.grad_accum, 1)));
-        if (l.vpp > 1) in_flight *= 1.0 + (pp - 1.0) / (pp * static_cast<double>(l.vpp));
-    }
-    c.activations *= stage / layers * in_flight / (tp * cp);
-    c.logits /= tp * cp;
-    c.kv_cache = 0;
-    // Sequence parallel gathers a layer's input (two in flight with overlap);
-    // stages send and receive one micro-batch's activations each way.
-    if (l.tp > 1) c.workspace += 2.0 * b * s / cp * h * act;
-    if (l.pp > 1) c.workspace += 4.0 * b * s / (cp * tp) * h * act;
-    return fsdp || w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ? 1.0 / sharded
-                                                                                  : 1.0 / split;
-}
-
-// What one GPU of a multi-GPU plan holds. Returns the divisor of the paged
-// optimizer state (it is sharded wherever the optimizer state is).
-double shard(const Workload& w, const Params& p, double trainable, Components& c) {
-    if (w.gpus <= 1) return 1.0;
-    if (w.trains() && w.layout.splits_model()) return shard_layout(w, p, trainable, c);
-    const double n = static_cast<double>(w.gpus);
-    const bool full = w.method == Method::Full;
-    const bool amp = w.trains() && w.mixed == MixedPrecision::Amp && w.precision != Precision::Fp32;
-    const double act = dtype_bytes(w.precision);
-    const Architecture& a = w.model.arch;
-    switch (w.parallel) {
-        case Parallel::Ddp:
-            c.workspace += c.gradients;  // DDP's gradient buckets duplicate the gradients
-            return 1.0;
-        case Parallel::Zero1:
-        case Parallel::Zero2:
-            if (full && amp) {
-                // DeepSpeed: 16-bit weights replicated, the fp32 master kept with the optimizer,
-                // sharded.
-                c.optimizer += c.weights;
-                c.weights = trainable * act;
-                c.workspace -= trainable * act;
-            }
-            if (w.parallel == Parallel::Zero2) c.gradients /= n;
-            c.optimizer /= n;
-            return n;
-        case Parallel::Fsdp:
-        case Parallel::Zero3: {
-            c.weights /= n;
-            c.adapters /= n;
-            c.gradients /= n;
-            c.optimizer /= n;
-            // Two layers' weights gathered in 16-bit (current + prefetched)
-            // replace the per-step weight copies of autocast.
-            const double layer_params =
-                p.block_linear / static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
-            if (full && amp) c.workspace -= trainable * act;
-            c.workspace += 2.0 * layer_params * act;
-            return n;
-        }
-        case Parallel::Tp:
-            c.weights /= n;
-            c.adapters /= n;
-            c.gradients /= n;
-            c.optimizer /= n;
-            c.kv_cache /= n;
-            c.activations /= n;
-            c.logits /= n;
-            c.workspace /= n;
-            return n;
-        case Parallel::Pp:
-            // Each stage holds its layers; the prefill peak is one layer's either way.
-            c.weights /= n;
-            c.adapters /= n;
-            c.gradients /= n;
-            c.optimizer /= n;
-            c.kv_cache /= n;
-            if (full && amp) c.workspace /= n;
-            return n;
-        case Parallel::None:
-            return 1.0;
-    }
-    return 1.0;
-}
-
 // FP8 training keeps what bf16 mixed precision keeps (fp32 master weights,
 // gradients, optimizer state, 16-bit activations: an upper bound, since
 // Transformer Engine saves a linear layer's input for backward in FP8) and adds
@@ -580,6 +440,15 @@ void language_components(const Workload& w, Components& c, double* trainable, do
 }  // namespace
 
 namespace memory_detail {
+
+Params params_of(const Model& m) {
+    const ParamCounts c = count_params(m.arch);
+    const double scale =
+        c.total() > 0 ? static_cast<double>(m.params) / static_cast<double>(c.total()) : 1.0;
+    return {static_cast<double>(c.embedding) * scale, static_cast<double>(c.lm_head) * scale,
+            static_cast<double>(c.block_linear) * scale,
+            static_cast<double>(c.active_linear) * scale, static_cast<double>(c.other) * scale};
+}
 
 double dtype_bytes(Precision p) {
     return p == Precision::Fp32 ? 4.0 : 2.0;

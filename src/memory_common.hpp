@@ -6,6 +6,20 @@
 
 namespace gpuadvise::memory_detail {
 
+// Parameter counts of the shape, scaled to the user's total when the shape was
+// inferred from a bare size (so "8B" means 8e9 parameters, not the shape's 8.03e9).
+struct Params {
+    double embedding, lm_head, block_linear, active_linear, other;
+    double total() const { return embedding + lm_head + block_linear + other; }
+};
+Params params_of(const Model& m);
+
+// This GPU's share of a multi-GPU plan (memory_shard.cpp): data-parallel
+// sharding (DDP, ZeRO-1/2/3, FSDP, tensor and pipeline parallel of one box)
+// or a 3D layout's most loaded stage. Scales `c` in place and returns the
+// factor the paged optimizer bytes are divided by.
+double shard(const Workload& w, const Params& p, double trainable, Components& c);
+
 // Bytes per element of a 16- or 32-bit compute dtype.
 double dtype_bytes(Precision p);
 
