@@ -18,43 +18,74 @@
 #include "gpuadvise/text.hpp"
 
 namespace gpuadvise {
+namespace {
+
+// `gpus --supports`: each feature and the test a card passes.
+struct Feature {
+    std::string_view name;
+    bool (*has)(const Gpu&);
+};
+constexpr Feature kFeatures[] = {
+    {"fp32", [](const Gpu& g) { return g.tflops.fp32.has_value(); }},
+    {"tf32", [](const Gpu& g) { return g.tflops.tf32.has_value(); }},
+    {"fp16", [](const Gpu& g) { return g.tflops.fp16.has_value(); }},
+    {"bf16", [](const Gpu& g) { return g.tflops.bf16.has_value(); }},
+    {"fp8", [](const Gpu& g) { return g.tflops.fp8.has_value(); }},
+    {"fp4", [](const Gpu& g) { return g.tflops.fp4.has_value(); }},
+    {"int8", [](const Gpu& g) { return g.tflops.int8.has_value(); }},
+    {"av1", [](const Gpu& g) { return g.av1_encode.value_or(false); }},
+    {"nvlink", [](const Gpu& g) { return g.link.type == LinkType::Nvlink; }},
+    {"fast-link", [](const Gpu& g) { return g.has_fast_link(); }},
+    {"p2p", [](const Gpu& g) { return g.pcie_p2p.value_or(false) || g.has_fast_link(); }},
+};
+
+// `gpus --sort`: each key, largest first (price and TDP: smallest first).
+struct SortKey {
+    std::string_view name;
+    double (*key)(const Gpu&);
+};
+constexpr SortKey kSortKeys[] = {
+    {"id", [](const Gpu&) { return 0.0; }},
+    {"memory", [](const Gpu& g) { return static_cast<double>(g.memory_bytes); }},
+    {"bandwidth", [](const Gpu& g) { return g.memory_bandwidth_gbps; }},
+    {"bf16", [](const Gpu& g) { return g.tflops.bf16.value_or(-1); }},
+    {"price", [](const Gpu& g) { return g.price ? -g.price->usd : -1e18; }},
+    {"tdp", [](const Gpu& g) { return -g.tdp_watts.value_or(1e9); }},
+};
+
+}  // namespace
+
+std::vector<std::string> supports_choices() {
+    std::vector<std::string> out;
+    for (const Feature& f : kFeatures) out.emplace_back(f.name);
+    return out;
+}
+
+std::vector<std::string> sort_choices() {
+    std::vector<std::string> out;
+    for (const SortKey& k : kSortKeys) out.emplace_back(k.name);
+    return out;
+}
 
 std::vector<const Gpu*> filter_gpus(const Catalog& catalog, const GpuFilter& f) {
+    const Feature* feature = nullptr;
+    for (const Feature& x : kFeatures)
+        if (x.name == f.supports) feature = &x;
+    const SortKey* sort = &kSortKeys[0];
+    for (const SortKey& k : kSortKeys)
+        if (k.name == f.sort) sort = &k;
     std::vector<const Gpu*> list;
-    const auto has = [](const Gpu& g, std::string_view feature) {
-        const Tflops& t = g.tflops;
-        if (feature.empty()) return true;
-        if (feature == "fp32") return t.fp32.has_value();
-        if (feature == "tf32") return t.tf32.has_value();
-        if (feature == "fp16") return t.fp16.has_value();
-        if (feature == "bf16") return t.bf16.has_value();
-        if (feature == "fp8") return t.fp8.has_value();
-        if (feature == "fp4") return t.fp4.has_value();
-        if (feature == "int8") return t.int8.has_value();
-        if (feature == "av1") return g.av1_encode.value_or(false);
-        if (feature == "nvlink") return g.link.type == LinkType::Nvlink;
-        if (feature == "fast-link") return g.has_fast_link();
-        if (feature == "p2p") return g.pcie_p2p.value_or(false) || g.has_fast_link();
-        return false;
-    };
     for (const Gpu& g : catalog.gpus) {
         if (f.vendor && g.vendor != *f.vendor) continue;
         if (f.segment && g.segment != *f.segment) continue;
         if (g.memory_bytes < f.min_memory_bytes || g.memory_bandwidth_gbps < f.min_bandwidth_gbps)
             continue;
-        if (!has(g, f.supports)) continue;
+        if (!f.supports.empty() && (feature == nullptr || !feature->has(g))) continue;
         list.push_back(&g);
     }
-    const auto key = [&](const Gpu* g) -> double {
-        if (f.sort == "memory") return static_cast<double>(g->memory_bytes);
-        if (f.sort == "bandwidth") return g->memory_bandwidth_gbps;
-        if (f.sort == "bf16") return g->tflops.bf16.value_or(-1);
-        if (f.sort == "price") return g->price ? -g->price->usd : -1e18;  // cheapest first
-        if (f.sort == "tdp") return -g->tdp_watts.value_or(1e9);
-        return 0;
-    };
     std::stable_sort(list.begin(), list.end(), [&](const Gpu* a, const Gpu* b) {
-        if (f.sort != "id" && key(a) != key(b)) return key(a) > key(b);
+        const double ka = sort->key(*a), kb = sort->key(*b);
+        if (ka != kb) return ka > kb;
         return a->id < b->id;
     });
     return list;

@@ -1,6 +1,5 @@
 #include "gpuadvise/energy.hpp"
 
-#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/json.hpp"
 
 namespace gpuadvise {

@@ -6,7 +6,6 @@
 #include <charconv>
 #include <deque>
 
-#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/text.hpp"

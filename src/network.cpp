@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/json.hpp"
 #include "gpuadvise/names.hpp"

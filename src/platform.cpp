@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <deque>
 
-#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/text.hpp"

@@ -7,7 +7,6 @@
 #include <charconv>
 #include <cmath>
 
-#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/text.hpp"

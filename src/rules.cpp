@@ -6,7 +6,6 @@
 #include <deque>
 #include <stdexcept>
 
-#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/text.hpp"

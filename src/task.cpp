@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/text.hpp"
 

@@ -6,6 +6,7 @@
 // its own validation supports, with no hand-typed numbers.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,5 +51,10 @@ struct Range {
 inline Range band_range(double value, const ErrorBand& b) {
     return {value * b.low, value * b.high};
 }
+
+// The compiled-in error bands (data/error_bands.json, written by bench/accuracy).
+namespace embedded {
+std::string_view error_bands_json();
+}  // namespace embedded
 
 }  // namespace gpuadvise

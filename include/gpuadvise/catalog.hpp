@@ -246,11 +246,24 @@ struct GpuFilter {
     std::string sort = "id";
 };
 std::vector<const Gpu*> filter_gpus(const Catalog& catalog, const GpuFilter& filter);
+// The --supports features and --sort keys filter_gpus knows, from its tables.
+std::vector<std::string> supports_choices();
+std::vector<std::string> sort_choices();
 
 // Forgiving lookup: "4090", "RTX 4090", "rtx-4090", "nvidia-rtx-4090". Throws
 // InputError for unknown names (with a suggestion) and ambiguous ones (listing
 // the candidates, as "a100"). `what` names the flag or key in messages.
 const Gpu& resolve_gpu(const Catalog& catalog, std::string_view name,
                        std::string_view what = "--gpu");
+
+// The compiled-in catalog (data/gpus.json, generated at build time by
+// src/tools/gen_data.cpp through parse_catalog): its JSON text, and the
+// catalog as constant data (no parsing at start-up).
+namespace embedded {
+std::string_view gpus_json();
+Catalog build_catalog();
+const Catalog& catalog();
+inline constexpr std::string_view kGpusSource = "embedded data/gpus.json";
+}  // namespace embedded
 
 }  // namespace gpuadvise

@@ -178,4 +178,10 @@ EngineFit engine_fit(const Engine& engine, const Gpu& gpu, QuantFamily f, bool d
 
 Parsed<Engine> parse_engines(std::string_view text, std::string_view source);
 
+// The compiled-in engines (data/engines.json, generated at build time).
+namespace embedded {
+std::string_view engines_json();
+std::span<const Engine> engines();
+}  // namespace embedded
+
 }  // namespace gpuadvise

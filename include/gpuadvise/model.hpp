@@ -5,6 +5,7 @@
 // a bare parameter count by a rule fitted to Llama-style families.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -181,5 +182,12 @@ bool looks_like_size(std::string_view name);
 // Throws InputError with a did-you-mean for a name that is neither a preset nor a size.
 [[noreturn]] void throw_unknown_model(const std::vector<ModelPreset>& presets,
                                       std::string_view name);
+
+// The compiled-in presets (data/models.json): the JSON text, parsed on first use.
+namespace embedded {
+std::string_view models_json();
+const std::vector<ModelPreset>& model_presets();
+inline constexpr std::string_view kModelsSource = "embedded data/models.json";
+}  // namespace embedded
 
 }  // namespace gpuadvise

@@ -43,4 +43,9 @@ struct NodeLayout {
 std::optional<NodeLayout> choose_nodes(const Gpu& gpu, std::int64_t count,
                                        std::optional<std::int64_t> per_node = std::nullopt);
 
+// The compiled-in fabrics (data/networks.json).
+namespace embedded {
+std::string_view networks_json();
+}  // namespace embedded
+
 }  // namespace gpuadvise

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/enum_table.hpp"
@@ -82,5 +83,11 @@ const HostPlatform& parse_platform(std::string_view text, std::string_view what)
 std::vector<std::string> platform_choices();
 
 Parsed<HostPlatform> parse_platforms(std::string_view text, std::string_view source);
+
+// The compiled-in host platforms (data/platforms.json, generated at build time).
+namespace embedded {
+std::string_view platforms_json();
+std::span<const HostPlatform> platforms();
+}  // namespace embedded
 
 }  // namespace gpuadvise

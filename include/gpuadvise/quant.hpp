@@ -155,4 +155,10 @@ std::vector<std::string> quant_choices();
 // generated table against it).
 Parsed<QuantFormat> parse_quant_formats(std::string_view text, std::string_view source);
 
+// The compiled-in weight formats (data/quants.json, generated at build time).
+namespace embedded {
+std::string_view quants_json();
+std::span<const QuantFormat> quant_formats();
+}  // namespace embedded
+
 }  // namespace gpuadvise

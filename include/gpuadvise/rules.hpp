@@ -104,4 +104,10 @@ std::vector<RuleHit> evaluate_rules(const PlanContext& context);
 
 Parsed<RuleData> parse_rule_data(std::string_view text, std::string_view source);
 
+// The compiled-in rule thresholds (data/rules.json, generated at build time).
+namespace embedded {
+std::string_view rules_json();
+std::span<const RuleData> rule_data();
+}  // namespace embedded
+
 }  // namespace gpuadvise

@@ -42,4 +42,10 @@ const TaskPreset& find_task(std::string_view name, std::string_view what = "--ta
 
 Parsed<TaskPreset> parse_tasks(std::string_view text, std::string_view source);
 
+// The compiled-in decision table (data/tasks.json, generated at build time).
+namespace embedded {
+std::string_view tasks_json();
+std::span<const TaskPreset> tasks();
+}  // namespace embedded
+
 }  // namespace gpuadvise

@@ -1,5 +1,7 @@
-// The build-time generator links the core, whose accessors read the embedded
-// tables the generator is about to write; these stand in for them there.
+// The build-time generator links the core's objects, whose modules declare
+// the accessors of the tables the generator is about to write (quant.hpp's
+// embedded::quant_formats(), ...); these stand in for them there and are
+// never called: the generator only parses.
 #include <stdexcept>
 
 #include "gpuadvise/embedded.hpp"

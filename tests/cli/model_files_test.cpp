@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/gguf_builder.hpp"
+#include "support/run_gpuadvise.hpp"
 #include "support/run_process.hpp"
 #include "support/safetensors_builder.hpp"
 #include "support/temp_files.hpp"
@@ -12,8 +13,7 @@
 namespace {
 
 ProcessResult run_cli(std::vector<std::string> args) {
-    args.insert(args.begin(), GPUADVISE_BIN);
-    return run_process(args);
+    return gpuadvise_test::run(std::move(args));
 }
 
 using safetensors_test::safetensors;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/gguf_builder.hpp"
+#include "support/run_gpuadvise.hpp"
 #include "support/run_process.hpp"
 #include "support/temp_files.hpp"
 
@@ -20,20 +21,19 @@ namespace {
 
 using nlohmann::json;
 
-// The binary under test with these arguments.
+// The binary under test (support/run_gpuadvise.hpp), with `env`.
 ProcessResult run_gpuadvise(std::vector<std::string> args,
                             const std::vector<std::string>& env = {}) {
-    args.insert(args.begin(), GPUADVISE_BIN);
-    return run_process(args, "", env);
+    gpuadvise_test::Options o;
+    o.env = env;
+    return gpuadvise_test::run(std::move(args), o);
 }
 
 json run_json(std::vector<std::string> args, int expect = 0,
               const std::vector<std::string>& env = {}) {
-    args.emplace_back("--json");
-    const ProcessResult r = run_gpuadvise(args, env);
-    INFO("stderr: " << r.err);
-    REQUIRE(r.exit_code == expect);
-    return json::parse(r.out);
+    gpuadvise_test::Options o;
+    o.env = env;
+    return gpuadvise_test::run_json(std::move(args), {expect}, o);
 }
 
 std::vector<json> top(const json& doc, std::size_t n) {

@@ -2,6 +2,7 @@
 // over many workloads, validates against its file in docs/schema/; the
 // schema files are complete and agree with each other; and the validator
 // itself rejects what it must.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "json_schema_validator.hpp"
+#include "support/run_gpuadvise.hpp"
 #include "support/run_process.hpp"
 #include "support/temp_files.hpp"
 
@@ -54,18 +56,17 @@ std::string joined(const Args& args) {
     return out;
 }
 
-// Runs gpuadvise and parses stdout; the exit code must be one of `codes`.
+// Runs gpuadvise and parses stdout (support/run_gpuadvise.hpp); the exit
+// code must be one of `codes`.
 json run_json(const Args& args, const std::set<int>& codes = {0},
               const std::string& stdin_text = "") {
-    Args argv = args;
-    argv.insert(argv.begin(), GPUADVISE_BIN);
-    const auto r = run_process(argv, stdin_text);
-    INFO(joined(args) << "\nexit " << r.exit_code << "\nstderr: " << r.err);
-    REQUIRE(codes.count(r.exit_code) == 1);
-    REQUIRE_FALSE(r.out.empty());
-    json doc;
-    REQUIRE_NOTHROW(doc = json::parse(r.out));
-    return doc;
+    gpuadvise_test::Options o;
+    o.stdin_text = stdin_text;
+    Args with_json = args;
+    // The shared helper adds --json; these argument lists already hold it
+    // where the document needs it, so it is taken out first.
+    with_json.erase(std::remove(with_json.begin(), with_json.end(), "--json"), with_json.end());
+    return gpuadvise_test::run_json(with_json, codes, o);
 }
 
 void check_valid(const std::string& schema_name, const json& doc, const Args& args) {

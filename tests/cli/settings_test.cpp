@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/run_gpuadvise.hpp"
 #include "support/run_process.hpp"
 #include "support/temp_files.hpp"
 
@@ -17,8 +18,9 @@ namespace {
 using nlohmann::json;
 
 ProcessResult run(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
-    args.insert(args.begin(), GPUADVISE_BIN);
-    return run_process(args, "", env);
+    gpuadvise_test::Options o;
+    o.env = env;
+    return gpuadvise_test::run(std::move(args), o);
 }
 
 std::size_t recommendations(const ProcessResult& r) {
