@@ -1,0 +1,242 @@
+#include "accuracy_common.hpp"
+
+namespace accuracy {
+
+std::vector<BandRow> g_bands;
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw std::runtime_error("cannot read " + path);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+bool starts_with(const std::string& s, std::string_view p) {
+    return s.rfind(p, 0) == 0;
+}
+
+// The row's model as a config.json: the preset's real config when the row
+// names a preset with the same shape, else one written from the row's
+// architecture columns. litgpt materialises an untied lm_head for tied
+// checkpoints (ground-truth README), so its rows are replayed untied.
+std::optional<std::string> model_config(const Row& r, const Json& models_json,
+                                        const std::vector<ModelPreset>& presets, std::string* why) {
+    if (r.at("layers").empty() || r.at("hidden").empty()) {
+        *why = "not a transformer language model (no architecture columns)";
+        return std::nullopt;
+    }
+    const bool litgpt = starts_with(r.at("source"), "Lightning-AI/litgpt");
+    Json config;
+    const ModelPreset* p = find_preset(presets, r.at("model"));
+    if (p && std::to_string(p->arch.hidden) == r.at("hidden") &&
+        std::to_string(p->arch.layers) == r.at("layers")) {
+        for (const auto& m : models_json["models"])
+            if (m["id"] == p->id) config = m["config"];
+    }
+    if (config.is_null()) {
+        const std::string type = r.at("model_type");
+        config["model_type"] = type;
+        config["num_hidden_layers"] = std::stoll(r.at("layers"));
+        config["hidden_size"] = std::stoll(r.at("hidden"));
+        const long long inter = std::stoll(r.at("intermediate"));
+        config["intermediate_size"] =
+            type == "qwen" ? 2 * inter : inter;  // Qwen-1 stores both branches
+        config["num_attention_heads"] = std::stoll(r.at("heads"));
+        config["num_key_value_heads"] = std::stoll(r.at("kv_heads"));
+        config["vocab_size"] = std::stoll(r.at("vocab"));
+        config["tie_word_embeddings"] = r.at("tied_embeddings") == "1";
+        if (!r.at("moe_experts").empty() && r.at("moe_experts") != "0") {
+            config["num_local_experts"] = std::stoll(r.at("moe_experts"));
+            config["num_experts_per_tok"] = std::stoll(r.at("moe_active_experts"));
+            config["moe_intermediate_size"] = inter;
+        }
+    }
+    if (litgpt) {
+        if (config.contains("text_config")) config["text_config"]["tie_word_embeddings"] = false;
+        config["tie_word_embeddings"] = false;
+    }
+    return config.dump();
+}
+
+const Harness& harness_of(const Row& r) {
+    static constexpr Harness kDefault{"", "", "upcast", "foreach"};
+    for (const Harness& h : kHarnesses)
+        if (r.at(std::string(h.column)).find(h.text) != std::string::npos) return h;
+    return kDefault;
+}
+
+Replay replay_request(const Row& r, const Json& models_json,
+                      const std::vector<ModelPreset>& presets) {
+    Replay out;
+    const std::string method = r.at("method");
+    const std::string format = r.at("weight_format");
+    const std::string parallel = r.at("parallelism");
+    if (method == "adapter") return {std::nullopt, "LLaMA-Adapter is not a modelled method"};
+    if (parallel == "zero3-offload")
+        return {std::nullopt, "CPU offload of parameters and optimizer is not modelled"};
+    if (r.at("lora_targets").find("full:") != std::string::npos)
+        return {std::nullopt, "embeddings trained fully next to LoRA is not modelled"};
+    std::string why;
+    const auto config = model_config(r, models_json, presets, &why);
+    if (!config) return {std::nullopt, why};
+
+    RowRequest q;
+    q.inputs.hf_config_text = *config;
+    q.inputs.hf_config_source = r.at("id");
+    q.set(Field::Method, method == "pretrain" ? "full" : method);
+    const std::string compute = r.at("compute_dtype");
+    std::string precision = compute.empty() ? "bf16" : compute;
+    const bool training = method != "inference";
+    // Weight format: the quantised base, or the storage dtype of a 16-bit/32-bit model.
+    static const std::map<std::string, std::string> quant{{"nf4", "nf4"},
+                                                          {"int8", "int8"},
+                                                          {"gptq-int4", "gptq-int4"},
+                                                          {"gptq-int8", "gptq-int8"},
+                                                          {"awq-int4", "awq-int4"},
+                                                          {"other:fp8", "fp8"},
+                                                          {"other:bnb-fp4", "fp4"}};
+    if (const auto it = quant.find(format); it != quant.end()) {
+        q.set(Field::Quant, it->second);
+        if (it->second == "nf4" || it->second == "fp4") {
+            const bool dq = r.at("notes").find("-dq") != std::string::npos ||
+                            r.at("notes").find("double quant") != std::string::npos;
+            q.set(Field::DoubleQuant, dq ? "true" : "false");
+        }
+    } else if (starts_with(format, "other:")) {
+        return {std::nullopt, "weight format " + format + " is not modelled"};
+    } else if (!training) {
+        precision = format;  // inference stores and computes in the checkpoint dtype
+        if (format == "fp32" && (compute == "bf16" || compute == "fp16")) {
+            precision = compute;  // fp32 weights under 16-bit autocast
+            q.set(Field::MixedPrecision, "amp");
+        }
+    } else if (format == "fp32" && r.at("mixed_precision") == "amp" &&
+               (method == "lora" || method == "qlora")) {
+        return {std::nullopt,
+                "a LoRA base stored in fp32 under autocast (litgpt bf16-mixed) is not modelled"};
+    }
+    if (training) {
+        const std::string mp = r.at("mixed_precision");
+        if (mp == "true16")
+            q.set(Field::MixedPrecision, "pure");
+        else if (mp == "amp")
+            q.set(Field::MixedPrecision, "amp");
+        else if (mp == "fp32")
+            precision = "fp32";
+        const std::string opt = r.at("optimizer");
+        if (!opt.empty() && opt != "none") q.set(Field::Optimizer, opt);
+        if (r.at("optimizer_in_backward") == "1") q.set(Field::OptimizerInBackward, "true");
+        // torchtune's activation offloading and Unsloth's offloaded
+        // checkpointing keep the checkpointed layer inputs in host memory.
+        const bool offload = r.count("activation_offload") && r.at("activation_offload") == "1";
+        q.set(Field::CkptMode, offload ? "offload" : r.at("grad_ckpt") == "1" ? "full" : "none");
+        q.set(Field::Seq, r.at("seq_len"));
+        const Harness& harness = harness_of(r);
+        q.set(Field::Loss, std::string(harness.loss));
+        q.set(Field::OptimizerImpl, std::string(harness.optimizer_impl));
+        // The shape regime as the row's notes state it: packed datasets and
+        // fixed-size dummy batches have one shape; "padded to the longest
+        // sample" and unstated collators keep the default (variable length).
+        const std::string& notes = r.at("notes");
+        if (notes.find("packed") != std::string::npos ||
+            notes.find("dummy data") != std::string::npos)
+            q.set(Field::Packing, "true");
+    } else {
+        const std::string prompt = r.at("prompt_len"), gen = r.at("gen_len"), seq = r.at("seq_len");
+        if (!prompt.empty() && prompt != "0") {
+            q.set(Field::Prompt, prompt);
+            q.set(Field::Gen, gen.empty() || gen == "0" ? "1" : gen);
+        } else {
+            // Prompt not stated: seq = gen is a lower bound (ground-truth README).
+            const long long total = std::stoll(seq);
+            q.set(Field::Prompt, "1");
+            q.set(Field::Gen, std::to_string(std::max(1LL, total - 1)));
+        }
+        if (r.count("kv_cache_dtype") && !r.at("kv_cache_dtype").empty())
+            q.set(Field::KvDtype, r.at("kv_cache_dtype"));
+        // The harness that measured the row: litgpt's generate, else Hugging
+        // Face transformers (the Qwen speed benchmark, accelerate's big-model
+        // benchmark, the transformers docs), all reading the PyTorch allocator.
+        q.set(Field::Engine,
+              starts_with(r.at("source"), "Lightning-AI/litgpt") ? "litgpt" : "transformers");
+    }
+    if (r.at("flash_attn") == "0") q.set(Field::FlashAttn, "false");
+    if (r.at("flash_attn") == "1") q.set(Field::FlashAttn, "true");
+    q.set(Field::Batch, r.at("batch").empty() ? "1" : r.at("batch"));
+    if (method == "lora" || method == "qlora") {
+        q.set(Field::LoraRank, r.at("lora_rank"));
+        q.set(Field::LoraTargets, r.at("lora_targets"));
+    }
+    const std::string gpus = r.at("num_gpus").empty() ? "1" : r.at("num_gpus");
+    q.set(Field::Gpus, gpus);
+    static const std::map<std::string, std::string> strategies{{"ddp", "ddp"},
+                                                               {"fsdp", "fsdp"},
+                                                               {"zero2", "zero2"},
+                                                               {"zero3", "zero3"},
+                                                               {"device-map-pipeline", "pp"},
+                                                               {"tensor-parallel", "tp"}};
+    if (const auto it = strategies.find(parallel); it != strategies.end())
+        q.set(Field::Parallel, it->second);
+    q.set(Field::Precision, precision);
+    out.request = q;
+    return out;
+}
+
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::sort(v.begin(), v.end());
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = static_cast<std::size_t>(std::ceil(pos));
+    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+std::string pct(double x) {
+    return std::isnan(x) ? "-" : fmt::format("{:.1f} %", 100.0 * x);
+}
+
+// The source of a row: the second part of its id (M-LITGPT-RT-01: LITGPT).
+std::string source_of(const std::string& id) {
+    const auto a = id.find('-');
+    const auto b = id.find('-', a + 1);
+    return a == std::string::npos ? id : id.substr(a + 1, b - a - 1);
+}
+
+BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
+    BandFit f;
+    std::vector<double> all;
+    for (const auto& [src, r] : ratios) all.push_back(r);
+    f.rows = all.size();
+    if (all.empty()) return f;
+    f.low = quantile(all, 0.1);
+    f.high = quantile(all, 0.9);
+    std::size_t in = 0, held_in = 0, held_rows = 0;
+    for (const auto& [src, r] : ratios) {
+        if (r >= f.low && r <= f.high) ++in;
+        std::vector<double> others;
+        for (const auto& [s2, r2] : ratios)
+            if (s2 != src) others.push_back(r2);
+        if (others.size() < 5) continue;
+        ++held_rows;
+        if (r >= quantile(others, 0.1) && r <= quantile(others, 0.9)) ++held_in;
+    }
+    f.coverage = static_cast<double>(in) / static_cast<double>(all.size());
+    f.held_out_coverage =
+        held_rows ? static_cast<double>(held_in) / static_cast<double>(held_rows) : 0.0;
+    return f;
+}
+
+double metric_bytes(const MemoryEstimate& m, MemoryMetric metric) {
+    switch (metric) {
+        case MemoryMetric::Allocated:
+            return static_cast<double>(m.allocated_bytes);
+        case MemoryMetric::Reserved:
+            return static_cast<double>(m.reserved_bytes);
+        case MemoryMetric::NvidiaSmi:
+            return static_cast<double>(m.per_gpu_bytes);
+    }
+    return 0;
+}
+
+}  // namespace accuracy

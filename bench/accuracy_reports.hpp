@@ -1,0 +1,18 @@
+#pragma once
+// The reports bench/accuracy prints after the memory replay.
+#include <string>
+#include <vector>
+
+#include "accuracy_common.hpp"
+
+namespace accuracy {
+
+void calibration_report(const std::vector<Sample>& samples);
+void speed_report(const std::string& dir, const Json& models_json,
+                  const std::vector<ModelPreset>& presets);
+void image_report(const std::string& dir, const std::vector<ModelPreset>& presets);
+void cluster_report(const std::string& dir);
+void fp8_report(const std::string& dir);
+void runtime_report(const std::string& dir, const std::vector<ModelPreset>& presets);
+
+}  // namespace accuracy
