@@ -12,6 +12,8 @@
 #   FUZZ_TIMEOUT=10                          # seconds one input may take before it is a finding
 #   FUZZ_BUILD_DIR=build-fuzz                # the fuzz build folder
 #   FUZZ_NO_BUILD=1                          # use the folder as built (scripts/test.sh builds it)
+#   FUZZ_REPLAY=0                            # skip the replay of committed inputs (ctest's
+#                                            # fuzz_*_replay tests already ran them)
 #
 # What the fuzzer learns is kept in <build>/fuzz/<name>/corpus (not committed).
 # A finding is saved as <build>/fuzz/<name>/artifacts/crash-* (or timeout-*,
@@ -68,7 +70,7 @@ fuzz_one() {
   [ -d "tests/fuzz/regressions/$name" ] && seeds+=("tests/fuzz/regressions/$name")
   local files=()
   mapfile -t files < <(find "${seeds[@]}" -type f ! -name 'README*' ! -name '.*' | sort)
-  if [ ${#files[@]} -gt 0 ]; then
+  if [ ${#files[@]} -gt 0 ] && [ "${FUZZ_REPLAY:-1}" != "0" ]; then
     echo "== replaying ${#files[@]} committed inputs" >>"$work/log"
     "$bin" -timeout="$per_input_timeout" -rss_limit_mb=2048 -artifact_prefix="$work/artifacts/" \
       "${files[@]}" >>"$work/log" 2>&1 || return 1

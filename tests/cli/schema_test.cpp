@@ -255,9 +255,28 @@ TEST_CASE("schema: docs/schema holds exactly the listed files and the README nam
 
 // --- the real outputs ---------------------------------------------------
 
-TEST_CASE("schema: recommend --json validates for every workload and ranking") {
-    for (const auto& w : kWorkloads)
-        run_and_validate("recommend", cat(w, {"--json", "--top", "1000"}));
+// Every workload's ranking, a quarter of kWorkloads per test case so that
+// ctest runs them side by side.
+static void recommend_workloads(std::size_t part) {
+    constexpr std::size_t kParts = 4;
+    for (std::size_t i = part; i < kWorkloads.size(); i += kParts)
+        run_and_validate("recommend", cat(kWorkloads[i], {"--json", "--top", "1000"}));
+}
+
+TEST_CASE("schema: recommend --json validates for every workload (part 1 of 4)") {
+    recommend_workloads(0);
+}
+TEST_CASE("schema: recommend --json validates for every workload (part 2 of 4)") {
+    recommend_workloads(1);
+}
+TEST_CASE("schema: recommend --json validates for every workload (part 3 of 4)") {
+    recommend_workloads(2);
+}
+TEST_CASE("schema: recommend --json validates for every workload (part 4 of 4)") {
+    recommend_workloads(3);
+}
+
+TEST_CASE("schema: recommend --json validates for every ranking and filter") {
     for (const char* by : {"speed", "cost", "power", "memory"}) {
         run_and_validate("recommend", {"--model", "8B", "--method", "qlora", "--rank-by", by,
                                        "--json", "--top", "1000"});
