@@ -96,11 +96,17 @@ Architecture llama_shape(const Architecture& base, std::int64_t hidden, std::int
     return s;
 }
 
-// The widths infer_architecture tries: multiples of 128 and, for larger
-// models, of 8 heads, so that tensor parallelism over 2, 4 or 8 GPUs splits
-// the heads evenly.
+// The widths infer_architecture tries: multiples of 128 and, from 1024, of 4
+// heads, so that tensor parallelism over 2 or 4 GPUs splits the heads evenly
+// (1920 would give 15 heads). From 4096 up, published dense models use a power of two
+// times 1, 1.25, 1.5 or 1.75 (4096, 5120, 6144, 7168, 8192, 12288, 16384):
+// allowing 9216 or 15360 lets a 70B fit a made-up width better than
+// Llama 3's 8192 x 80 layers.
 std::int64_t next_width(std::int64_t hidden) {
-    return hidden + (hidden < 2048 ? 128 : hidden < 4096 ? 512 : 1024);
+    if (hidden < 4096) return hidden + (hidden < 1024 ? 128 : 512);
+    std::int64_t octave = 4096;
+    while (octave * 2 <= hidden) octave *= 2;
+    return hidden + octave / 4;
 }
 
 // A width's parameter count as a function of the layer count, which is
@@ -160,10 +166,13 @@ Architecture infer_architecture(std::uint64_t params) {
     std::int64_t best_hidden = 256, best_layers = 2;
     double best_error = 1e300;
     for (const WidthCounts& w : width_counts(variant)) {
-        const double layers = std::round((target - w.fixed) / w.per_layer);
+        // Model names round down: a model called 70B has 70B parameters or a
+        // few more (Llama 3.1 8B: 8.03B, 70B: 70.55B with 80 layers, 405B:
+        // 405.9B), so the layer count is the smallest that reaches the size.
+        const double layers = std::ceil((target - w.fixed) / w.per_layer - 1e-9);
         // Keep the aspect ratio of real models: layers within 0.5x-1.6x of hidden/128.
         const double natural = static_cast<double>(w.hidden) / 128.0;
-        if (layers < 1 || layers < 0.4 * natural || layers > 1.6 * natural + 2) continue;
+        if (layers < 1 || layers < 0.5 * natural || layers > 1.6 * natural + 2) continue;
         const double error = std::fabs(std::log((w.fixed + layers * w.per_layer) / target)) +
                              0.02 * std::fabs(std::log(layers / natural));
         if (error < best_error) {

@@ -262,10 +262,18 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         std::string why = fmt::format("fits with {} headroom",
                                       format_gib(static_cast<std::uint64_t>(rec.headroom_bytes)));
         if (count > 1) why += fmt::format(" on {} GPUs ({})", count, to_string(rec.strategy));
-        const char* unit = w.is_fixed() ? "GB/s" : w.is_image() ? "img/s" : "tok/s";
-        // Images come at a few per second or fewer: three significant digits,
-        // and the seconds per image a user waits.
-        if (speed > 0 && w.is_image())
+        const bool video = w.image.streams > 0;
+        const char* unit = w.is_fixed()   ? "GB/s"
+                           : video        ? "frames/s"
+                           : w.is_image() ? "img/s"
+                                          : "tok/s";
+        // Video: frames per second and the streams they hold at the stream's
+        // frame rate. Images come at a few per second or fewer: three
+        // significant digits, and the seconds per image a user waits.
+        if (speed > 0 && video)
+            why += fmt::format("; ~{:.0f} {}, {:.0f} whole streams at {:g} fps", speed, unit,
+                               std::floor(rec.performance.streams_max.value_or(0.0)), w.image.fps);
+        else if (speed > 0 && w.is_image())
             why += speed >= 100
                        ? fmt::format("; ~{:.0f} {} ({:.2g} s per image)", speed, unit,
                                      rec.performance.seconds_per_image.value_or(1.0 / speed))

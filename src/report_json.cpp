@@ -277,6 +277,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
     j.field("rank", static_cast<std::uint64_t>(rank));
     j.field("gpu", g.id);
     j.field("vendor", to_string(g.vendor));
+    j.field("segment", to_string(g.segment));
     j.field("name", g.name);
     j.field("count", r.count);
     j.key("plan")

@@ -106,9 +106,10 @@ Table recommendations_table(const Workload& w, const std::vector<Recommendation>
                  {"Memory", true, 3},
                  {"Headroom", true, 2},
                  {"Bandwidth", true, 5},
-                 {w.is_image() ? (w.trains() ? "Train img/s" : "img/s")
-                  : w.trains() ? "Train tok/s"
-                               : "tok/s",
+                 {w.image.streams > 0 ? "frames/s"
+                  : w.is_image()      ? (w.trains() ? "Train img/s" : "img/s")
+                  : w.trains()        ? "Train tok/s"
+                                      : "tok/s",
                   true, 1},
                  {"Price", true, 4},
                  {"System", true, 4}};
@@ -184,8 +185,10 @@ Table performance_table(const Performance& p) {
     add("prefill", p.prefill_tokens_per_s, " tok/s");
     add("time to first token", p.time_to_first_token_s, " s");
     add("training", p.train_tokens_per_s, " tok/s");
-    add("images", p.images_per_s, " img/s");
-    add("per image", p.seconds_per_image, " s");
+    // A video plan's images are frames of its streams.
+    add(p.streams_max ? "frames" : "images", p.images_per_s,
+        p.streams_max ? " frames/s" : " img/s");
+    if (!p.streams_max) add("per image", p.seconds_per_image, " s");
     add("denoising step", p.denoise_step_seconds, " s");
     add("streams", p.streams_max, " at the frame rate");
     add("step", p.step_seconds, " s");

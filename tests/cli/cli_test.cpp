@@ -1,6 +1,9 @@
 // End-to-end tests of the real binary: exit codes, the JSON contract, the
 // table agreeing with the JSON, and the commands of the skeleton.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -150,6 +153,22 @@ TEST_CASE("a user catalog replaces the embedded one and a merge extends it") {
     CHECK(doc["recommendations"][0]["gpu"] == "my-card");
     const auto merged = gpuadvise({"gpus", "--catalog-merge", path, "--json"});
     CHECK(nlohmann::json::parse(merged.out)["gpus"].size() >= 76);
+}
+
+TEST_CASE("a video plan speaks of frames per second and the streams they hold, not images") {
+    const auto table = gpuadvise({"--task", "video", "--top", "3"});
+    REQUIRE(table.exit_code == 0);
+    CHECK_THAT(table.out,
+               Catch::Contains("frames/s") && Catch::Contains("whole streams at 30 fps"));
+    CHECK_THAT(table.out, !Catch::Contains("img/s") && !Catch::Contains("per image"));
+    const auto one = gpuadvise({"estimate", "--task", "video", "--gpu", "rtx-4090"});
+    CHECK_THAT(one.out, Catch::Contains("frames/s") && !Catch::Contains("img/s"));
+    // The sentence's whole streams are the JSON's streams_max rounded down.
+    const auto doc = nlohmann::json::parse(
+        gpuadvise({"estimate", "--task", "video", "--gpu", "rtx-4090", "--json"}).out);
+    const double streams = doc["plan"]["performance"]["streams_max"].get<double>();
+    CHECK_THAT(doc["plan"]["reasons"][0].get<std::string>(),
+               Catch::Contains(fmt::format("{:.0f} whole streams", std::floor(streams))));
 }
 
 TEST_CASE("task presets rank with the document's constraints and carry a build sheet") {

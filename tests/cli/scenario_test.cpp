@@ -51,10 +51,7 @@ std::string tag(const json& r) {
 }
 
 bool is_consumer(const json& r) {
-    // The catalog's consumer segment: GeForce, Radeon RX, Arc.
-    const auto id = r.at("gpu").get<std::string>();
-    return id.find("rtx-") != std::string::npos || id.find("-rx-") != std::string::npos ||
-           id.find("arc-") != std::string::npos;
+    return r.at("segment") == "consumer";
 }
 
 double decode(const json& plan) {

@@ -148,11 +148,20 @@ TEST_CASE("a shape inferred from a size is Llama-3-like and close to the size") 
         CHECK(a.inferred);
         CHECK(a.head_dim == 128);
         CHECK(static_cast<double>(count_params(a).total()) == Approx(size).epsilon(0.08));
+        // Names round down (Llama 3.1 70B has 70.55B parameters): never fewer than asked.
+        CHECK(static_cast<double>(count_params(a).total()) >= size);
+        // From 1B the heads split over 2 or 4 GPUs of tensor parallelism.
+        if (size >= 1e9) CHECK(a.heads % 4 == 0);
     }
     const Architecture eight = infer_architecture(8'000'000'000ULL);
     CHECK(eight.layers == 32);
     CHECK(eight.hidden == 4096);
     CHECK(eight.intermediate == 14336);
+    // Llama 3's published 70B shape, not a 79-layer or 9216-wide near miss.
+    const Architecture seventy = infer_architecture(70'000'000'000ULL);
+    CHECK(seventy.layers == 80);
+    CHECK(seventy.hidden == 8192);
+    CHECK(seventy.intermediate == 28672);
 }
 
 TEST_CASE("preset lookup is forgiving and suggests near names") {
