@@ -89,6 +89,8 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
         base.trains() && chunks > 2 && out.max_context_tokens >= chunks)
         out.max_context_tokens -= out.max_context_tokens % chunks;
     out.context_capped_by_model = trained > 0 && out.max_context_tokens == trained;
+    out.at_batch = base.batch;
+    out.at_context_tokens = base.trains() ? base.seq : base.prompt + base.gen;
     out.max_batch = largest(1, kMaxLimitBatch, [&](std::int64_t b) {
         Workload w = plan;
         w.batch = b;

@@ -375,7 +375,9 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
     if (r.limits) {
         j.key("limits").begin_object();
         j.field("max_context_tokens", r.limits->max_context_tokens);
+        j.field("at_batch", r.limits->at_batch);
         j.field("max_batch", r.limits->max_batch);
+        j.field("at_context_tokens", r.limits->at_context_tokens);
         j.field("context_capped_by_model", r.limits->context_capped_by_model);
         j.end_object();
     }

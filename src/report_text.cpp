@@ -368,7 +368,11 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
     return out;
 }
 
-std::string plan_notes_text(const Recommendation& rec, Format format) {
+std::string_view verdict_text(const Recommendation& rec) {
+    return !rec.fits ? "does not fit" : rec.tight ? "fits (tight)" : "fits";
+}
+
+std::string plan_notes_text(const Recommendation& rec, Format format, bool with_reasons) {
     const std::string bullet = format == Format::Markdown ? "- " : "  ";
     std::string out;
     if (rec.offload && rec.offload->mode != OffloadMode::Gpu) {
@@ -385,14 +389,17 @@ std::string plan_notes_text(const Recommendation& rec, Format format) {
     if (rec.limits) {
         const Limits& l = *rec.limits;
         out += fmt::format(
-            "{}limits    context up to {} tokens{} at this batch; batch up to {} at "
-            "this context\n",
+            "{}limits    longest context {} tokens{} at batch {}; largest batch {} at {} "
+            "tokens\n",
             bullet, l.max_context_tokens,
-            l.context_capped_by_model ? " (the model's trained length)" : "", l.max_batch);
+            l.context_capped_by_model ? " (the model's trained length)" : "", l.at_batch,
+            l.max_batch, l.at_context_tokens);
     }
     if (rec.platform) out += fmt::format("{}platform  {}\n", bullet, sanitize(rec.platform->name));
     if (rec.engine) out += fmt::format("{}engine    {}\n", bullet, sanitize(rec.engine->name));
-    for (const auto& x : rec.reasons) out += fmt::format("{}reason    {}\n", bullet, sanitize(x));
+    if (with_reasons)
+        for (const auto& x : rec.reasons)
+            out += fmt::format("{}reason    {}\n", bullet, sanitize(x));
     for (const auto& x : rec.warnings) out += fmt::format("{}warning   {}\n", bullet, sanitize(x));
     for (const auto& x : rec.tips) out += fmt::format("{}tip       {}\n", bullet, sanitize(x));
     return out.empty() ? out : "\n" + out;
@@ -528,16 +535,19 @@ std::string check_text(const Recommendation& rec, Format format, const Style& st
         return render(t, format, style);
     }
     const std::string label = sanitize(plan_label(rec));
-    const std::string box = placement_text(rec, format, style);
-    if (rec.fits)
-        return fmt::format("fits{}: {} needs {} per GPU of {} usable{}\n",
-                           rec.tight ? " (tight)" : "", label, format_gib(rec.memory.per_gpu_bytes),
-                           format_gib(rec.usable_bytes),
-                           rec.placement.empty() ? "" : " on the tightest card") +
-               box;
-    std::string why;
-    for (const auto& r : rec.reasons) why += (why.empty() ? "" : "; ") + sanitize(r);
-    return fmt::format("does not fit: {}: {}\n", label, why) + box;
+    std::string out;
+    if (rec.fits) {
+        out = fmt::format("{}: {} needs {} per GPU of {} usable{}\n", verdict_text(rec), label,
+                          format_gib(rec.memory.per_gpu_bytes), format_gib(rec.usable_bytes),
+                          rec.placement.empty() ? "" : " on the tightest card");
+    } else {
+        std::string why;
+        for (const auto& r : rec.reasons) why += (why.empty() ? "" : "; ") + sanitize(r);
+        out = fmt::format("{}: {}: {}\n", verdict_text(rec), label, why);
+    }
+    // The verdict line answers; the notes below are estimate --gpu's, so the
+    // two commands never disagree on what to worry about.
+    return out + placement_text(rec, format, style) + plan_notes_text(rec, format, rec.fits);
 }
 
 }  // namespace gpuadvise

@@ -36,6 +36,16 @@ std::int64_t max_plan_gpus(const Gpu& g, const RuleData& d) {
     return std::max<std::int64_t>(g.link.max_gpus, pcie);
 }
 
+// Whether the plan's memory comes from PyTorch's caching allocator: training
+// and image pipelines run in PyTorch, and so do the inference engines whose
+// policy is to allocate as they go (transformers, ExLlama, AutoAWQ). vLLM and
+// SGLang reserve a share up front and llama.cpp sizes its own buffers, so the
+// allocator's settings do not help them.
+bool on_torch_allocator(const Workload& w) {
+    if (w.trains() || w.is_image()) return true;
+    return w.engine && w.engine->memory == MemoryPolicy::Allocator;
+}
+
 double headroom_share(const PlanContext& c) {
     if (c.memory.per_gpu_bytes > c.usable_bytes || c.usable_bytes == 0) return -1;
     return static_cast<double>(c.usable_bytes - c.memory.per_gpu_bytes) /
@@ -425,18 +435,50 @@ std::vector<Rule> make_registry() {
              });
          }});
     // --- tips ---------------------------------------------------------------------------
+    r.push_back({"alloc-conf", RuleKind::Tip,
+                 "thin headroom on PyTorch's CUDA allocator: let it expand segments (the source "
+                 "document, §5)",
+                 [](const PlanContext& c, const RuleData& d) -> Hit {
+                     const double share = headroom_share(c);
+                     if (c.gpu.platform != SoftwarePlatform::Cuda ||
+                         !on_torch_allocator(c.workload) || share < 0 ||
+                         share >= d.get("max_headroom_share"))
+                         return std::nullopt;
+                     return fire(c, [] {
+                         return std::string(
+                             "set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (or "
+                             "max_split_size_mb) against fragmentation");
+                     });
+                 }});
     r.push_back(
-        {"alloc-conf", RuleKind::Tip,
-         "thin headroom on CUDA: let the allocator expand segments (the source document, §5)",
+        {"shrink-context", RuleKind::Tip,
+         "thin headroom on an engine that sizes its memory at start-up (vLLM's reservation, "
+         "llama.cpp's context): a shorter context or fewer sequences leave room",
          [](const PlanContext& c, const RuleData& d) -> Hit {
              const double share = headroom_share(c);
-             if (c.gpu.platform != SoftwarePlatform::Cuda || c.workload.is_fixed() || share < 0 ||
+             const Engine* e = c.workload.trains() || c.workload.is_image() || c.workload.is_fixed()
+                                   ? nullptr
+                                   : c.workload.engine;
+             if (!e || e->memory == MemoryPolicy::Allocator || share < 0 ||
                  share >= d.get("max_headroom_share"))
                  return std::nullopt;
-             return fire(c, [] {
-                 return std::string(
-                     "set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (or "
-                     "max_split_size_mb) against fragmentation");
+             return fire(c, [&] {
+                 // Name the engine's own flags where data/engines.json has its
+                 // serving template (LM Studio runs llama.cpp's).
+                 const Engine* launcher = e->serve ? e : find_engine(e->serve_with);
+                 const ServeTemplate* t = launcher && launcher->serve ? &*launcher->serve : nullptr;
+                 const auto named = [&](std::initializer_list<ServeRole> roles) {
+                     for (const ServeRole role : roles)
+                         if (const ServeFlag* f = t ? t->flag(role) : nullptr;
+                             f && !f->args.empty())
+                             return fmt::format(" ({})", f->args.front());
+                     return std::string();
+                 };
+                 return fmt::format(
+                     "{} sizes its memory when it starts: a shorter context{} or fewer "
+                     "concurrent sequences{} buys headroom",
+                     e->name, named({ServeRole::Context, ServeRole::TotalContext}),
+                     named({ServeRole::Sequences}));
              });
          }});
     r.push_back({"prefer-bf16", RuleKind::Tip,

@@ -63,9 +63,13 @@ struct RankOptions {
 // model says it, and at kMaxLimitTokens otherwise.
 inline constexpr std::int64_t kMaxLimitTokens = 1LL << 24;  // 16.7M tokens
 inline constexpr std::int64_t kMaxLimitBatch = 1LL << 20;
+// Each limit holds the other dimension at the plan's own value, which the
+// struct names so a sentence never mixes two contexts.
 struct Limits {
     std::int64_t max_context_tokens = 0;  // 0: not even the smallest context fits
+    std::int64_t at_batch = 0;            // ... at this batch (the plan's)
     std::int64_t max_batch = 0;
+    std::int64_t at_context_tokens = 0;    // ... at this context (the plan's)
     bool context_capped_by_model = false;  // the model's trained length, not memory, binds
 };
 // One card of a mixed box and what it holds.

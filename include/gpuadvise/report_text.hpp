@@ -37,8 +37,12 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, std::size_t catalog_size, Format format,
                            const Style& style);
-// One plan's reasons, warnings and tips as lines (estimate --gpu).
-std::string plan_notes_text(const Recommendation& rec, Format format);
+// One plan's offload, limits, platform, engine, reasons, warnings and tips as
+// lines (estimate --gpu and check print the same); `with_reasons` false leaves
+// out the reasons a verdict line already gave.
+std::string plan_notes_text(const Recommendation& rec, Format format, bool with_reasons = true);
+// "fits", "fits (tight)" or "does not fit": the word estimate and check share.
+std::string_view verdict_text(const Recommendation& rec);
 // `fit`: the models that run on `label`'s cards.
 std::string fit_text(const std::string& label, std::span<const Gpu* const> cards,
                      const FitResult& result, const FitOptions& fit, std::size_t top, Format format,
@@ -56,7 +60,8 @@ std::string document_pick_text(const DocumentPick& pick, const std::vector<Recom
                                Format format);
 // `--explain`: every rule that fired for each shown plan.
 std::string explain_text(const std::vector<Recommendation>& recs, std::size_t top);
-// `check`: one line in a table, or "fits: ..." / "does not fit: ...".
+// `check`: one line in a table, or "fits: ..." / "does not fit: ..." and then
+// the plan's notes, as estimate --gpu prints them.
 std::string check_text(const Recommendation& rec, Format format, const Style& style);
 
 }  // namespace gpuadvise

@@ -98,7 +98,7 @@ int cmd_estimate(Context& ctx) {
     std::string out = "Workload\n" + workload_text(w) + '\n' +
                       memory_text(memory, w, ctx.format, ctx.style) + '\n';
     out += fmt::format("On {} ({}): {}\n", sanitize(plan_label(rec)), to_string(rec.strategy),
-                       rec.fits ? "fits" : "does not fit");
+                       verdict_text(rec));
     out += render(performance_table(rec.performance), ctx.format, ctx.style);
     out += placement_text(rec, ctx.format, ctx.style);
     out += plan_notes_text(rec, ctx.format);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "support/run_process.hpp"
 #include "support/temp_files.hpp"
@@ -153,6 +154,46 @@ TEST_CASE("a user catalog replaces the embedded one and a merge extends it") {
     CHECK(doc["recommendations"][0]["gpu"] == "my-card");
     const auto merged = gpuadvise({"gpus", "--catalog-merge", path, "--json"});
     CHECK(nlohmann::json::parse(merged.out)["gpus"].size() >= 76);
+}
+
+TEST_CASE("check prints the warnings and tips estimate --gpu prints, and tips follow the engine") {
+    const auto notes = [](const std::string& out) {
+        std::vector<std::string> lines;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("  warning", 0) == 0 || line.rfind("  tip", 0) == 0 ||
+                line.rfind("  limits", 0) == 0)
+                lines.push_back(line);
+        return lines;
+    };
+    for (const std::vector<std::string>& w :
+         {std::vector<std::string>{"--model", "8B", "--method", "lora"},
+          {"--model", "llama-3.1-8b", "--quant", "q4_k_m", "--engine", "llama.cpp", "--seq",
+           "20000"},
+          {"--model", "70B"}}) {
+        for (const std::string gpu : {"rtx-4090", "rtx-4060"}) {
+            std::vector<std::string> check{"check", "--gpu", gpu}, est{"estimate", "--gpu", gpu};
+            check.insert(check.end(), w.begin(), w.end());
+            est.insert(est.end(), w.begin(), w.end());
+            const auto c = gpuadvise(check), e = gpuadvise(est);
+            INFO(c.out);
+            CHECK(notes(c.out) == notes(e.out));
+            // The verdict word is the same too.
+            const std::string verdict = c.out.substr(0, c.out.find(':'));
+            CHECK_THAT(e.out, Catch::Contains("): " + verdict + "\n"));
+        }
+    }
+    // A llama.cpp plan with thin headroom gets llama.cpp's advice, never
+    // PyTorch's allocator setting; a LoRA run (PyTorch) gets the allocator's.
+    const auto llama = gpuadvise({"check", "--gpu", "rtx-4060", "--model", "llama-3.1-8b",
+                                  "--quant", "q4_k_m", "--engine", "llama.cpp", "--seq", "20000"});
+    CHECK_THAT(llama.out, Catch::Contains("shorter context (-c)"));
+    CHECK_THAT(llama.out, !Catch::Contains("PYTORCH_CUDA_ALLOC_CONF"));
+    const auto lora =
+        gpuadvise({"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora"});
+    CHECK_THAT(lora.out, Catch::Contains("PYTORCH_CUDA_ALLOC_CONF"));
+    CHECK_THAT(lora.out,
+               Catch::Contains("longest context") && Catch::Contains("at batch 4; largest batch"));
 }
 
 TEST_CASE("a video plan speaks of frames per second and the streams they hold, not images") {

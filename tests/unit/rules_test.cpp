@@ -307,7 +307,25 @@ std::map<std::string, Pair> cases() {
                          return c;
                      },
                      [&] { return Case{small()}; }};
-    m["alloc-conf"] = m["thin-headroom"];
+    // PyTorch's allocator tip on a plan that runs on it; the context tip on
+    // vLLM, which reserves its memory up front; each quiet on the other's plan.
+    const auto thin = [](Workload wl) {
+        Case c{std::move(wl)};
+        c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
+        return c;
+    };
+    m["alloc-conf"] = {[=] {
+                           return thin(w({{Field::Model, "1B"}, {Field::Engine, "transformers"}}));
+                       },
+                       [=] {
+                           return thin(w({{Field::Model, "1B"}, {Field::Engine, "vllm"}}));
+                       }};
+    m["shrink-context"] = {[=] {
+                               return thin(w({{Field::Model, "1B"}, {Field::Engine, "llama.cpp"}}));
+                           },
+                           [=] {
+                               return thin(w({{Field::Model, "1B"}, {Field::Method, "lora"}}));
+                           }};
     m["prefer-bf16"] = {
         [] {
             return Case{
