@@ -21,6 +21,9 @@ struct GgmlType {
     std::uint32_t type_size = 0;
 };
 
+// Ids 0 .. kGgmlTypeCount - 1 are in the table (src/ggml_types.cpp).
+inline constexpr std::size_t kGgmlTypeCount = 42;
+
 // The type with ggml id `id`; nullptr for ids ggml never used or has removed
 // from GGUF files (4, 5, 31-33, 36-38) and for ids newer than this table.
 const GgmlType* ggml_type(std::uint32_t id);
