@@ -57,6 +57,7 @@ Parsed<TaskPreset> parse_tasks(std::string_view text, std::string_view source) {
         t.requirements.needs_av1 = r.opt_bool("needs_av1").value_or(false);
         t.document_pick = r.str("document_pick");
         t.document_reason = r.str("document_reason");
+        t.floors_source = r.str_or("floors_source", "");
         r.finish();
         out.rows.push_back(t);
     }

@@ -33,6 +33,9 @@ struct TaskPreset {
     TaskRequirements requirements;
     std::string_view document_pick;    // a catalog id
     std::string_view document_reason;  // the document's words for why
+    // Where the floors come from: the document's figures where the fact-check
+    // (seed FACTCHECK.md) confirms them, the corrected figure where it does not.
+    std::string_view floors_source;
 };
 
 std::span<const TaskPreset> task_presets();

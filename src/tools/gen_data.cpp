@@ -228,7 +228,8 @@ std::string tasks_code(const std::vector<TaskPreset>& rows) {
              << ", " << opt(t.method) << ", TaskRequirements{" << str(r.id) << ", "
              << r.min_memory_bytes << "ULL, " << num(r.min_bandwidth_gbps) << ", "
              << (r.needs_fast_link ? "true" : "false") << ", " << (r.needs_av1 ? "true" : "false")
-             << "}, " << str(t.document_pick) << ", " << str(t.document_reason) << "},\n";
+             << "}, " << str(t.document_pick) << ", " << str(t.document_reason) << ", "
+             << str(t.floors_source) << "},\n";
     }
     return "\nconstexpr TaskPreset kTasks[] = {\n" + body.str() + "};\n";
 }
