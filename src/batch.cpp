@@ -140,7 +140,10 @@ BatchLineResult run_batch_line(std::string_view line, std::size_t line_number,
         if (request.has(Field::Top)) {
             const std::size_t top = top_count(request);
             options.describe_top = top;
-            const auto recs = rank(w, catalog, options);
+            const Ranking ranking = rank_within_budget(w, catalog, options);
+            const auto& recs = ranking.plans;
+            if (ranking.options.budget_basis != BudgetBasis::None)
+                j.field("budget_basis", kBudgetBases.name(ranking.options.budget_basis));
             j.key("recommendations").begin_array();
             for (std::size_t i = 0; i < recs.size() && i < top; ++i)
                 write_recommendation(j, recs[i], i + 1);

@@ -252,8 +252,14 @@ const std::vector<FieldSpec>& table() {
          "job's energy and its energy cost",
          "1.56 (Uptime Institute's 2024 survey average; data/energy.json)", Applies::Model, true},
         {Field::CloudPrice, "--cloud-price-per-gpu-hour", "", "cloud_price_per_gpu_hour",
-         FieldKind::Value, kJobGroup, "USD", "Rent instead of buy: USD per GPU-hour", "",
-         Applies::Model, true},
+         FieldKind::Value, kJobGroup, "USD",
+         "Rent instead of buy: one price per GPU-hour for every card (as --rent, at this price)",
+         "", Applies::Model, true},
+        {Field::Rent, "--rent", "", "rent", FieldKind::Switch, kJobGroup, "",
+         "Rent instead of buy: each card at the median on-demand price of "
+         "data/cloud_prices.json, host included; value is tokens per dollar of rent, a job costs "
+         "its GPU-hours and --budget is the job's rental cost",
+         "off (buy)", Applies::Always, true},
         {Field::Platform, "--platform", "", "platform", FieldKind::Value, kJobGroup, "PLATFORM",
          "The host every plan goes into (data/platforms.json); a plan it cannot hold does not fit",
          "the smallest that holds the plan's cards", Applies::Always, true, false,
@@ -296,7 +302,14 @@ const std::vector<FieldSpec>& table() {
         {Field::MaxGpus, "--max-gpus", "", "max_gpus", FieldKind::Value, kRankGroup, "N",
          "Largest plan to try (1, 2, 4, 8, ... up to N)", "8", Applies::Always},
         {Field::Budget, "--budget", "", "budget", FieldKind::Value, kRankGroup, "USD",
-         "Reject plans whose purchase price exceeds this", "", Applies::Always},
+         "What you will spend: plans whose system costs more do not fit; when none fits once "
+         "a computer is counted, the cards alone (--have-host assumed, said so)",
+         "", Applies::Always},
+        {Field::Deadline, "--deadline", "", "deadline", FieldKind::Value, kRankGroup, "TIME",
+         "A job (--tokens, --steps, ...) must finish within this: 30d, 720h, 6w; plans that "
+         "finish later do not fit and the rest rank by cost",
+         "none: a job over a year ranks after every plan that finishes within one",
+         Applies::Training},
         {Field::Vendor, "--vendor", "", "vendor", FieldKind::Value, kRankGroup, "VENDOR",
          "Only this vendor's cards", "", Applies::Always, false, false, choices_of<kVendors>},
         {Field::Segment, "--segment", "", "segment", FieldKind::Value, kRankGroup, "SEGMENT",
@@ -311,6 +324,9 @@ const std::vector<FieldSpec>& table() {
          "Print the launch command or config for the top plan: auto (the plan's engine; axolotl "
          "or accelerate for training) or a tool",
          "", Applies::Always, false, false, choices_of<kLaunchKinds>},
+        {Field::KeepOrder, "--keep-order", "", "keep_order", FieldKind::Switch, kCompareGroup, "",
+         "compare: keep the cards in the order given instead of ranking them by --rank-by", "off",
+         Applies::Always},
         // --- listing the catalog ----------------------------------------------------------
         {Field::MinMemory, "--min-memory", "", "min_memory", FieldKind::Value, kFilterGroup, "SIZE",
          "Only cards with at least this much memory (48GB, 80GiB)", "", Applies::Always},

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "gpuadvise/cloud_prices.hpp"
+#include "gpuadvise/energy.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/units.hpp"
@@ -85,6 +87,99 @@ bool offload_applies(const Workload& w, const Gpu& gpu, const RankOptions& optio
            w.engine != nullptr && w.engine->multi_gpu == MultiGpu::Layers &&
            !gpu.shares_host_memory();
 }
+// The chance the plan's memory fits. The error band is the 10th and 90th
+// percentile of measured / estimate on the validation rows; read as a
+// log-normal spread (the 90th percentile at 1.2816 standard deviations), the
+// need is estimate x r and the plan fits while r <= usable / estimate.
+double fit_chance(const Recommendation& rec, std::uint64_t usable) {
+    if (!rec.fits) return 0;
+    const auto& band = rec.memory.band;
+    const double need = static_cast<double>(rec.memory.per_gpu_bytes);
+    if (!band || !(need > 0) || !(band->first > 0) || !(band->second >= band->first)) return 1;
+    const double low = std::log(band->first), high = std::log(band->second);
+    const double margin = std::log(static_cast<double>(usable) / need);
+    constexpr double kP90Sigmas = 1.2815515655446004;
+    const double sigma = (high - low) / (2.0 * kP90Sigmas);
+    if (!(sigma > 0)) return margin >= high ? 1.0 : 0.5;
+    const double z = (margin - (low + high) / 2.0) / sigma;
+    return std::clamp(0.5 * std::erfc(-z / std::sqrt(2.0)), 0.0, 1.0);
+}
+
+// What a rented plan costs an hour: the provider's median, or the one price
+// --cloud-price-per-gpu-hour gave every card; 0 when neither is known.
+double rented_hourly(const Recommendation& rec, const RankOptions& options) {
+    return options.job.cloud_price_per_gpu_hour
+               ? *options.job.cloud_price_per_gpu_hour * static_cast<double>(rec.count)
+               : 0.0;
+}
+
+// Rent or buy: the system's price over what renting costs beyond the power
+// an owner pays, in months of round-the-clock use (730 h). The power is the
+// cards at their TDP and the host at its draw, at the job's utilisation, PUE
+// and energy price, as a job's own cost counts it.
+std::optional<double> buy_beats_rent_months(const Recommendation& rec, const RankOptions& options) {
+    if (!(rec.total_usd > 0) || !(rec.rent_usd_per_hour > 0) || options.rent) return std::nullopt;
+    const double host =
+        rec.platform && rec.platform->host_watts ? *rec.platform->host_watts : kSystemBaseWatts;
+    const double watts = rec.gpu->tdp_watts.value_or(0.0) * static_cast<double>(rec.count) +
+                         host * static_cast<double>(rec.nodes);
+    const double power_per_hour = watts * options.job.utilisation / 1000.0 *
+                                  options.job.pue.value_or(energy_data().pue) *
+                                  options.job.kwh_price_usd;
+    const double saved_per_hour = rec.rent_usd_per_hour - power_per_hour;
+    if (!(saved_per_hour > 0)) return std::nullopt;
+    constexpr double kHoursPerMonth = 730.0;
+    return rec.total_usd / saved_per_hour / kHoursPerMonth;
+}
+
+// Whether the plan's host must be bought and has no sourced price.
+bool host_unpriced(const Recommendation& rec, const RankOptions& options) {
+    return rec.platform && !options.have_host && !rec.platform->usd;
+}
+
+// Where a plan stands (docs/ranking.md): a fitting plan is ranked by its
+// score only when the key's every figure is known and it is on time; else it
+// goes after those, with its score 0 so the score never rises down the list.
+void set_standing(Recommendation& rec, const Workload& w, const RankOptions& options, double speed,
+                  double watts, bool late) {
+    rec.standing_why.clear();
+    if (!rec.fits) {
+        rec.standing = Standing::Miss;
+        return;
+    }
+    const bool by_money = options.rank_by == RankBy::Value || options.rank_by == RankBy::Cost;
+    if (!(speed > 0) && options.rank_by != RankBy::Memory) {
+        rec.standing = Standing::Unknown;
+        rec.standing_why = w.is_image() ? "no speed estimate for this pipeline on this card"
+                                        : "no speed estimate for this card";
+    } else if (by_money && options.rent && !(rented_hourly(rec, options) > 0)) {
+        rec.standing = Standing::Unknown;
+        rec.standing_why = fmt::format(
+            "no cloud price for {} in data/cloud_prices.json (--cloud-price-per-gpu-hour to give "
+            "one)",
+            rec.gpu->id);
+    } else if (by_money && !options.rent && !(rec.total_usd > 0)) {
+        rec.standing = Standing::Unknown;
+        rec.standing_why =
+            !rec.gpu->price ? fmt::format("no sourced price for {}", rec.gpu->id)
+            : host_unpriced(rec, options)
+                ? fmt::format("no sourced price for its host ({}); give --have-host if you own one",
+                              rec.platform->id)
+                : std::string("its price is unknown");
+    } else if (options.rank_by == RankBy::Power && !(watts > 0)) {
+        rec.standing = Standing::Unknown;
+        rec.standing_why = fmt::format("no sourced power figure for {}", rec.gpu->id);
+    } else if (late) {
+        rec.standing = Standing::Late;
+        rec.standing_why = fmt::format("the job takes {:.0f} days, more than a year",
+                                       rec.performance.days.value_or(0.0));
+    } else {
+        rec.standing = Standing::Ranked;
+        return;
+    }
+    rec.score = 0;
+}
+
 }  // namespace
 
 namespace plan_detail {
@@ -134,7 +229,16 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         rec.platform && rec.platform->sold_in ? std::max(count, *rec.platform->sold_in) : count;
     if (bought > count && gpu.price && rec.placement.empty())
         rec.price_usd = gpu.price->usd * static_cast<double>(bought);
-    rec.total_usd = rec.price_usd > 0 ? rec.price_usd + rec.platform_usd : 0.0;
+    // A host that must be bought and has no sourced price (an APU node) leaves
+    // the system's price unknown: the chips alone are not what the plan costs.
+    rec.total_usd =
+        rec.price_usd > 0 && !host_unpriced(rec, options) ? rec.price_usd + rec.platform_usd : 0.0;
+    const CloudPrice* rental = cloud_prices().find(gpu.id);
+    rec.rent_usd_per_hour = options.rent ? rented_hourly(rec, options)
+                            : rental     ? rental->median * static_cast<double>(count)
+                                         : 0.0;
+    if (options.rent) rec.price_usd = rec.platform_usd = rec.total_usd = 0;  // nothing bought
+    rec.buy_beats_rent_months = buy_beats_rent_months(rec, options);
     rec.topology = plan_topology(gpu, count);
     if (rec.nodes > 1) {
         rec.topology.kind = TopologyKind::Fabric;
@@ -179,10 +283,15 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     context.offload = rec.offload ? &*rec.offload : nullptr;
     context.host_ram = host_ram_bytes(options, rec.platform);
     context.full_speed = full_speed ? &*full_speed : nullptr;
+    context.deadline_hours = options.job.deadline_hours;
+    // Under --rent a budget is what the job may cost to rent.
+    if (options.rent) context.plan_price_usd = rec.performance.job_cost_usd.value_or(0.0);
     rec.fired = evaluate_rules(context);
     rec.fits = true;
+    bool late = false;
     for (const auto& hit : rec.fired) {
         if (hit.id == "thin-headroom") rec.tight = true;
+        if (hit.id == "long-job") late = true;
         switch (hit.kind) {
             case RuleKind::Reject:
                 rec.fits = false;
@@ -221,11 +330,13 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         rec.reasons.push_back(fmt::format(
             "{} nodes of {} x {} on {}{}", rec.nodes, count / rec.nodes, gpu.id, rec.network->name,
             options.network ? "" : " (assumed; --network to choose the fabric)"));
-    if (describe && bought > count)
+    if (describe && bought > count && !options.rent)
         rec.warnings.push_back(fmt::format(
             "{} is sold with {} GPUs: the price counts {}, the plan uses {} (the rest can run "
-            "other jobs or replicas)",
-            rec.platform->name, bought, bought, count));
+            "other jobs or replicas){}",
+            rec.platform->name, bought, bought, count,
+            rental ? fmt::format("; or rent {} at ${:.2f}/h (--rent)", count, rec.rent_usd_per_hour)
+                   : std::string()));
 
     // Scores: higher is better for every --rank-by. A fixed requirement has no
     // model to time; memory bandwidth stands in for speed, as in the source
@@ -233,21 +344,31 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     const double speed =
         w.is_fixed() ? gpu.memory_bandwidth_gbps : rec.performance.rate().value_or(0.0);
     const double watts = gpu.tdp_watts.value_or(0.0) * static_cast<double>(count);
+    // Value, cost and power are expectations: a plan that may not fit is
+    // worth its chance of fitting (a tight $3,500 box is discounted, not sunk
+    // below a $300,000 one). Speed and memory rank what the plan shows.
+    rec.fit_chance = fit_chance(rec, usable);
+    const double risk = rec.fit_chance;
     switch (options.rank_by) {
         case RankBy::Value:
-            rec.score = safe_ratio(speed, rec.total_usd) * 1000.0;
-            break;  // tokens/s per $1000 of the whole system
+            // Bought: expected tokens/s per $1000 of the whole system. Rented:
+            // expected tokens per dollar of rent.
+            rec.score = options.rent
+                            ? safe_ratio(speed * risk * 3600.0, rented_hourly(rec, options))
+                            : safe_ratio(speed * risk, rec.total_usd) * 1000.0;
+            break;
         case RankBy::Speed:
             rec.score = speed;
             break;
         case RankBy::Cost:
             // Cheapest job when one is described, else cheapest purchase.
             rec.score = rec.performance.job_cost_usd
-                            ? safe_ratio(1e6, *rec.performance.job_cost_usd)
-                            : safe_ratio(1e6, rec.total_usd);
+                            ? safe_ratio(1e6 * risk, *rec.performance.job_cost_usd)
+                        : options.rent ? safe_ratio(1e6 * risk, rented_hourly(rec, options))
+                                       : safe_ratio(1e6 * risk, rec.total_usd);
             break;
         case RankBy::Power:
-            rec.score = safe_ratio(speed, watts);
+            rec.score = safe_ratio(speed * risk, watts);
             break;
         case RankBy::Memory:
             rec.score = static_cast<double>(std::max<std::int64_t>(rec.headroom_bytes, 0)) / 1e9;
@@ -257,6 +378,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     // value, not the measured rate.
     if (options.rank_by != RankBy::Speed) rec.score *= rec.score_factor;
     if (!std::isfinite(rec.score) || !rec.fits) rec.score = 0;  // a miss has no score to compare
+    set_standing(rec, w, options, speed, watts, late);
 
     if (rec.fits && describe) {
         std::string why = fmt::format("fits with {} headroom",
@@ -281,15 +403,47 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                                      rec.performance.seconds_per_image.value_or(1.0 / speed));
         else if (speed > 0)
             why += fmt::format("; ~{:.0f} {}", speed, unit);
-        if (options.rank_by == RankBy::Value && rec.total_usd > 0)
-            why += w.is_image() ? fmt::format(", {:.3g} {} per $1k of system",
-                                              rec.score / rec.score_factor, unit)
-                                : fmt::format(", {:.1f} {} per $1k of system",
-                                              rec.score / rec.score_factor, unit);
+        // Training at scale: the MFU the speed stands for, so a cluster of
+        // PCIe nodes says how little of its peak it reaches.
+        if (const auto mfu = rec.performance.mfu; mfu && w.trains() && count > 1)
+            why += fmt::format(" ({:.0f} % MFU)", 100.0 * *mfu);
+        if (const auto days = rec.performance.days)
+            why += *days >= 1.0 ? fmt::format(", {:.0f} days", *days)
+                                : fmt::format(", {:.1f} hours", *rec.performance.job_hours);
+        const double per_k = safe_ratio(speed, rec.total_usd) * 1000.0;
+        const double hourly = rented_hourly(rec, options);
+        if (options.rent && hourly > 0) {
+            why += fmt::format(", rented at ${:.2f}/h", hourly);
+            if (const CloudPrice* p = rental; p && options.rent_from_quotes)
+                why += p->quotes.size() == 1
+                           ? fmt::format(" (one quote, {})", p->latest_date())
+                           : fmt::format(" (median of {} quotes, ${:.2f}-{:.2f} per GPU-hour, {})",
+                                         p->quotes.size(), p->min, p->max, p->latest_date());
+            if (options.rank_by == RankBy::Value && speed > 0 && !w.is_fixed())
+                why += fmt::format(
+                    ", {} {} per $",
+                    format_count(static_cast<std::uint64_t>(std::llround(speed * 3600.0 / hourly))),
+                    w.is_image()          ? "images"
+                    : w.image.streams > 0 ? "frames"
+                                          : "tokens");
+        } else if (options.rank_by == RankBy::Value && rec.total_usd > 0 && per_k > 0)
+            why += w.is_image() ? fmt::format(", {:.3g} {} per $1k of system", per_k, unit)
+                                : fmt::format(", {:.1f} {} per $1k of system", per_k, unit);
+        if (rec.fit_chance < 0.995 && options.rank_by != RankBy::Speed &&
+            options.rank_by != RankBy::Memory)
+            why += fmt::format(" (x{:.2f}: a {:.0f} % chance the memory does not fit)",
+                               rec.fit_chance, 100.0 * (1.0 - rec.fit_chance));
         if (rec.score_factor != 1.0) why += fmt::format(" (x{:.2f} score rules)", rec.score_factor);
         if (!w.is_fixed() && !platform_calibrated(gpu))
             why += "; speed uncalibrated on this platform";
         rec.reasons.insert(rec.reasons.begin(), why);
+        if (rec.standing != Standing::Ranked)
+            rec.reasons.insert(
+                rec.reasons.begin() + 1,
+                fmt::format("ranked after the plans {}: {}",
+                            rec.standing == Standing::Late ? "that finish within a year"
+                                                           : "whose speed and price are known",
+                            rec.standing_why));
     }
 }
 
@@ -336,6 +490,17 @@ std::string_view fit_word(const Recommendation& rec) {
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
                              const RankOptions& options, const MemoryEstimate* single,
                              bool describe) {
+    // --rent: the provider's machine, host included, at the card's median
+    // hourly price, so jobs and serving are costed by the hour. A card no
+    // provider lists keeps no price (its plans rank as unknown).
+    if (options.rent && !options.job.cloud_price_per_gpu_hour)
+        if (const CloudPrice* rental = cloud_prices().find(gpu.id)) {
+            RankOptions rented = options;
+            rented.have_host = true;
+            rented.job.cloud_price_per_gpu_hour = rental->median;
+            rented.rent_from_quotes = true;
+            return evaluate_plan(base, gpu, count, rented, single, describe);
+        }
     Workload w = base;
     w.gpus = count;
     w.engine = plan_engine(base, gpu);

@@ -48,6 +48,14 @@ JobOptions job_options(const Request& r) {
     if (const auto p = real(r, Field::KwhPrice, kMinKwh, kMaxKwh, "0.15")) j.kwh_price_usd = *p;
     j.pue = real(r, Field::Pue, kMinPue, kMaxPue, "1.2");
     j.cloud_price_per_gpu_hour = real(r, Field::CloudPrice, kMinCloud, kMaxCloud, "2.5");
+    if (const auto& v = r.get(Field::Deadline)) {
+        j.deadline_hours = parse_duration_hours(v->text, v->origin);
+        if (!j.tokens && !j.steps && !j.dataset_tokens && !j.chinchilla)
+            throw InputError(fmt::format(
+                "{} {} needs the job's size to time it: add --tokens, --steps, --chinchilla or "
+                "--dataset-tokens",
+                v->origin, quote(v->text)));
+    }
     if (j.epochs && !j.dataset_tokens)
         throw InputError(fmt::format("{} needs --dataset-tokens (how many tokens one epoch is)",
                                      r.get(Field::Epochs)->origin));
@@ -64,9 +72,24 @@ RankOptions rank_options(const Request& r, const Workload& w) {
     RankOptions o;
     o.job = job_options(r);
     if (const auto& v = r.get(Field::RankBy)) o.rank_by = kRankBy.parse(v->text, v->origin);
+    // Plans that meet a deadline are all on time: the cheapest job wins.
+    if (o.job.deadline_hours && !r.has(Field::RankBy)) o.rank_by = RankBy::Cost;
+    o.rent = r.flag(Field::Rent).value_or(false);
+    if (o.rent && o.job.cloud_price_per_gpu_hour)
+        throw InputError(
+            "--rent prices each card at its own cloud median; --cloud-price-per-gpu-hour sets one "
+            "price for every card: give one of them");
+    // One price for every card is renting too: value is then per dollar-hour.
+    if (o.job.cloud_price_per_gpu_hour) o.rent = true;
     if (const auto& v = r.get(Field::MaxGpus))
         o.max_gpus = parse_positive_int(v->text, v->origin, 16'384);
     o.budget_usd = real(r, Field::Budget, kMinBudget, kMaxBudget, "5000");
+    if (o.rent && o.budget_usd && !o.job.tokens && !o.job.steps && !o.job.dataset_tokens &&
+        !o.job.chinchilla)
+        throw InputError(fmt::format(
+            "{} with renting is what the job may cost: add the job's size (--tokens, --steps, "
+            "--chinchilla or --dataset-tokens), or drop --rent to budget a purchase",
+            r.get(Field::Budget)->origin));
     if (const auto& v = r.get(Field::Vendor)) o.vendor = kVendors.parse(v->text, v->origin);
     if (const auto& v = r.get(Field::Segment)) o.segment = kSegments.parse(v->text, v->origin);
     if (const auto& v = r.get(Field::Os)) o.os = kOses.parse(v->text, v->origin);

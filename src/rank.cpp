@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "gpuadvise/error.hpp"
@@ -46,7 +47,91 @@ std::optional<std::string> compare_plans(const Recommendation& a, const Recommen
     for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : " ") + parts[i];
     return out;
 }
+// Of two misses of one card, the one to show: a plan that holds the model
+// but breaks a rule (a budget, a deadline) before one that does not hold it;
+// between deadline misses the one that finishes sooner; else the least memory
+// short. Equal misses keep the smaller plan (tried first).
+bool nearer_miss(const Recommendation& a, const Recommendation& b) {
+    const bool ha = a.headroom_bytes >= 0, hb = b.headroom_bytes >= 0;
+    if (ha != hb) return ha;
+    if (ha) {
+        const double inf = std::numeric_limits<double>::infinity();
+        return a.performance.job_hours.value_or(inf) < b.performance.job_hours.value_or(inf);
+    }
+    return a.headroom_bytes > b.headroom_bytes;
+}
+
+// One card with part of the model in host memory (llama.cpp-style engines):
+// on each host platform that holds the card and states its RAM, the plan
+// --offload auto makes there; the best that fits. `only` re-evaluates the
+// host a ranked plan chose, with its texts.
+std::optional<Recommendation> offload_plan(const Workload& w, const Gpu& gpu,
+                                           const RankOptions& options,
+                                           const HostPlatform* only = nullptr,
+                                           bool describe = false) {
+    if (options.offload.kind != OffloadKind::None || !w.is_language() || w.trains() ||
+        gpu.shares_host_memory() || (options.fixed_gpus && *options.fixed_gpus != 1))
+        return std::nullopt;
+    const Engine* engine = plan_detail::plan_engine(w, gpu);
+    if (engine == nullptr || engine->multi_gpu != MultiGpu::Layers) return std::nullopt;
+    std::optional<Recommendation> best;
+    for (const HostPlatform& host : host_platforms()) {
+        if ((only && &host != only) || (options.platform && &host != options.platform)) continue;
+        if (!host.ram_gb || !host.holds(gpu, 1)) continue;
+        RankOptions o = options;
+        o.platform = &host;
+        o.offload = {OffloadKind::Auto, 0};
+        Recommendation rec = evaluate_plan(w, gpu, 1, o, nullptr, describe);
+        if (!rec.fits || !rec.offload || rec.offload->mode == OffloadMode::Gpu) continue;
+        if (!best || ranks_before(rec, *best)) best = std::move(rec);
+    }
+    return best;
+}
+
 }  // namespace
+
+bool ranks_before(const Recommendation& a, const Recommendation& b) {
+    if (a.fits != b.fits) return a.fits;
+    if (a.fits) {
+        if (a.standing != b.standing) return a.standing < b.standing;
+        const double inf = std::numeric_limits<double>::infinity();
+        switch (a.standing) {
+            case Standing::Late:
+                // Jobs over a year: the one that finishes first.
+                if (a.performance.days != b.performance.days)
+                    return a.performance.days.value_or(inf) < b.performance.days.value_or(inf);
+                break;
+            case Standing::Unknown: {
+                // What is known: the faster, then the cheaper.
+                const double ra = a.performance.rate().value_or(0.0);
+                const double rb = b.performance.rate().value_or(0.0);
+                if (ra != rb) return ra > rb;
+                const double ua = a.total_usd > 0 ? a.total_usd : inf;
+                const double ub = b.total_usd > 0 ? b.total_usd : inf;
+                if (ua != ub) return ua < ub;
+                break;
+            }
+            default:
+                if (a.score != b.score) return a.score > b.score;
+                break;
+        }
+    } else {
+        // Misses that hold the model (a budget, a platform, software, a
+        // deadline) come first, cheapest first: the nearest thing a buyer
+        // could do. Then the least memory short per GPU.
+        const bool ma = a.headroom_bytes >= 0, mb = b.headroom_bytes >= 0;
+        if (ma != mb) return ma;
+        if (ma) {
+            const double ua = a.total_usd > 0 ? a.total_usd : 1e300;
+            const double ub = b.total_usd > 0 ? b.total_usd : 1e300;
+            if (ua != ub) return ua < ub;
+        } else if (a.headroom_bytes != b.headroom_bytes) {
+            return a.headroom_bytes > b.headroom_bytes;
+        }
+    }
+    if (a.gpu->id != b.gpu->id) return a.gpu->id < b.gpu->id;
+    return a.count < b.count;
+}
 
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,
                                  const RankOptions& options) {
@@ -81,7 +166,11 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         // Cards sold only in one market, or only as cloud instances, are not
         // a purchase anyone can make elsewhere.
         if (gpu.region && (!options.region || *options.region != *gpu.region)) continue;
-        if (gpu.cloud_only) continue;
+        if (gpu.cloud_only && !options.rent) continue;
+        // The computer assumed under a small budget is a desktop: a module
+        // needs a server baseboard, a purchase the budget did not count.
+        if (options.budget_basis == BudgetBasis::HaveHostAssumed && gpu.form == FormFactor::Module)
+            continue;
         std::optional<Recommendation> best,
             closest;  // closest: the nearest miss, shown when nothing fits
         for (const std::int64_t count : counts) {
@@ -92,19 +181,28 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
                 break;
             Recommendation rec = evaluate_plan(slim, gpu, count, options, &single, false);
             if (!rec.fits) {
-                if (!closest || rec.headroom_bytes > closest->headroom_bytes)
-                    closest = std::move(rec);
+                if (!closest || nearer_miss(rec, *closest)) closest = std::move(rec);
                 continue;
             }
-            // Smallest fitting plan wins; a larger one only when ranking by
-            // speed and it is clearly faster.
+            // The smallest fitting plan wins; a larger one when ranking by
+            // speed and it is clearly faster, or when the smaller one's job
+            // takes more than a year (the first on time wins, else the fastest).
             if (!best) {
                 best = std::move(rec);
-                if (options.rank_by != RankBy::Speed) break;
-            } else if (rec.score > best->score * kBiggerPlanMargin) {
+                if (options.rank_by != RankBy::Speed && best->standing != Standing::Late) break;
+            } else if (best->standing == Standing::Late) {
+                const bool on_time = rec.standing != Standing::Late;
+                if (on_time || rec.performance.days < best->performance.days) best = std::move(rec);
+                if (on_time && options.rank_by != RankBy::Speed) break;
+            } else if (rec.standing == Standing::Ranked &&
+                       rec.score > best->score * kBiggerPlanMargin) {
                 best = std::move(rec);
             }
         }
+        // Local engines: a card whose GPU-only plans miss may still run the
+        // model with part of it in host memory, on a host that holds the RAM.
+        if (!best)
+            if (auto offloaded = offload_plan(slim, gpu, options)) best = std::move(offloaded);
         Recommendation& kept = plans.emplace_back(best ? std::move(*best) : std::move(*closest));
         // Only the shown plans keep their rule hits and notes (they are
         // evaluated again with texts below); 100,000 cards must fit in memory.
@@ -114,31 +212,8 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
     // Sort indices, not 500-byte plans.
     std::vector<std::size_t> order(plans.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    const bool by_money = options.rank_by == RankBy::Value || options.rank_by == RankBy::Cost;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t ia, std::size_t ib) {
-        const Recommendation& a = plans[ia];
-        const Recommendation& b = plans[ib];
-        if (a.fits != b.fits) return a.fits;
-        if (a.fits && a.tight != b.tight && options.rank_by != RankBy::Speed) return b.tight;
-        if (a.fits) {
-            const bool pa = a.total_usd > 0, pb = b.total_usd > 0;
-            if (by_money && pa != pb) return pa;
-            if (a.score != b.score) return a.score > b.score;
-        } else {
-            // Misses that hold the model (a budget, a platform, software) come
-            // first, cheapest first: the nearest thing a buyer could do. Then
-            // the least memory short per GPU.
-            const bool ma = a.headroom_bytes >= 0, mb = b.headroom_bytes >= 0;
-            if (ma != mb) return ma;
-            if (ma) {
-                const double ua = a.total_usd > 0 ? a.total_usd : 1e300;
-                const double ub = b.total_usd > 0 ? b.total_usd : 1e300;
-                if (ua != ub) return ua < ub;
-            } else if (a.headroom_bytes != b.headroom_bytes) {
-                return a.headroom_bytes > b.headroom_bytes;
-            }
-        }
-        return a.gpu->id < b.gpu->id;
+        return ranks_before(plans[ia], plans[ib]);
     });
     // Put the plans in that order in place (following each cycle of the
     // permutation), so there is one array of plans, not two.
@@ -156,22 +231,14 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         out[at] = std::move(held);
         order[at] = at;
     }
-    // A buyer does not pay more for a difference the model cannot resolve:
-    // one pass of adjacent swaps moves a cheaper system above a dearer one
-    // whose value is within kScoreTie (same fit class).
-    if (by_money)
-        for (std::size_t i = 0; i + 1 < out.size(); ++i) {
-            Recommendation& a = out[i];
-            Recommendation& b = out[i + 1];
-            if (!a.fits || !b.fits || a.tight != b.tight || a.total_usd <= 0 || b.total_usd <= 0)
-                continue;
-            if (b.score >= a.score * (1.0 - kScoreTie) && b.total_usd < a.total_usd)
-                std::swap(a, b);
-        }
     // Second pass: the plans that are shown get their texts.
     const std::size_t shown = std::min(options.describe_top, out.size());
     for (std::size_t i = 0; i < shown; ++i) {
-        Recommendation rec = evaluate_plan(slim, *out[i].gpu, out[i].count, options, &single, true);
+        Recommendation rec =
+            out[i].offload && out[i].offload->mode != OffloadMode::Gpu &&
+                    options.offload.kind == OffloadKind::None
+                ? offload_plan(slim, *out[i].gpu, options, out[i].platform, true).value_or(out[i])
+                : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &single, true);
         for (const auto& warning : workload.warnings) rec.warnings.push_back(warning);
         out[i] = std::move(rec);
     }
@@ -180,6 +247,25 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         if (auto line = compare_plans(out[i], out[i + 1], i + 1)) out[i].reasons.push_back(*line);
     return out;
 }
+Ranking rank_within_budget(const Workload& workload, const Catalog& catalog, RankOptions options) {
+    options.budget_basis = !options.budget_usd ? BudgetBasis::None
+                           : options.rent      ? BudgetBasis::RentedJob
+                           : options.have_host ? BudgetBasis::HaveHost
+                                               : BudgetBasis::System;
+    Ranking out{rank(workload, catalog, options), options};
+    const auto any_fits = [](const std::vector<Recommendation>& plans) {
+        return std::any_of(plans.begin(), plans.end(),
+                           [](const Recommendation& r) { return r.fits; });
+    };
+    if (options.budget_basis != BudgetBasis::System || any_fits(out.plans)) return out;
+    RankOptions own = options;
+    own.have_host = true;
+    own.budget_basis = BudgetBasis::HaveHostAssumed;
+    auto plans = rank(workload, catalog, own);
+    if (any_fits(plans)) out = Ranking{std::move(plans), own};
+    return out;
+}
+
 std::optional<DocumentPick> document_pick(const Workload& workload, const Catalog& catalog,
                                           const std::vector<Recommendation>& ranked,
                                           const RankOptions& options) {

@@ -278,6 +278,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
     j.field("gpu", g.id);
     j.field("vendor", to_string(g.vendor));
     j.field("segment", to_string(g.segment));
+    j.field("form", to_string(g.form));
     j.field("name", g.name);
     j.field("count", r.count);
     j.key("plan")
@@ -287,6 +288,8 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         .end_object();
     j.field("fits", r.fits);
     j.field("fit", fit_word(r));
+    j.field("fit_chance", std::round(r.fit_chance * 1000.0) / 1000.0);
+    j.field("standing", to_string(r.standing));
     j.field("per_gpu_bytes", r.memory.per_gpu_bytes);
     j.field("usable_bytes", r.usable_bytes);
     j.field("memory_bytes", g.memory_bytes);
@@ -312,6 +315,11 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
     j.key("total_usd");
     if (r.total_usd > 0)
         j.value(r.total_usd);
+    else
+        j.null();
+    j.key("rent_usd_per_hour");
+    if (r.rent_usd_per_hour > 0)
+        j.value(std::round(r.rent_usd_per_hour * 100.0) / 100.0);
     else
         j.null();
     j.key("engine");
@@ -409,6 +417,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
     j.field("host_link", b.host_link_note);
     j.field("software", b.software);
     j.field("platform", b.platform);
+    j.field("buy_beats_rent_months", r.buy_beats_rent_months);
     j.end_object();
     j.end_object();
 }
@@ -473,6 +482,11 @@ std::string recommend_json(const Workload& w, const MemoryEstimate& m,
     json::Writer j(out, pretty);
     document_head(j, w, m);
     j.field("rank_by", to_string(options.rank_by));
+    if (options.budget_basis == BudgetBasis::None)
+        j.key("budget_basis").null();
+    else
+        j.field("budget_basis", kBudgetBases.name(options.budget_basis));
+    j.field("pricing", options.rent ? "rent" : "buy");
     j.key("recommendations").begin_array();
     for (std::size_t i = 0; i < recs.size() && i < top; ++i)
         write_recommendation(j, recs[i], i + 1);

@@ -340,9 +340,16 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
     std::size_t fitting = 0;
     for (const auto& r : recs) fitting += r.fits ? 1 : 0;
     out += heading(
-        fmt::format("GPUs ranked by {} (top {} of {}; {} can run it)", to_string(options.rank_by),
+        fmt::format("GPUs {} (top {} of {}; {} can run it)",
+                    options.keep_order ? std::string("in the order given (--keep-order)")
+                                       : fmt::format("ranked by {}", to_string(options.rank_by)),
                     std::min(top, recs.size()), catalog_size, fitting),
         format, style);
+    if (options.budget_basis == BudgetBasis::HaveHostAssumed && options.budget_usd)
+        out += fmt::format(
+            "Assuming you own the computer (--have-host): no plan fits ${:.0f} once a computer "
+            "is counted, so the budget is the cards'.\n",
+            *options.budget_usd);
     out += render(ranked, format, style);
     if (format == Format::Table) out += bars_legend(style.bars);
     if (!recs.empty() && top > 0) {
@@ -357,6 +364,11 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            bullet, b.host_link_note, bullet, sanitize(b.software));
         if (best.engine)
             out += fmt::format("{}engine    {}\n", bullet, sanitize(best.engine->name));
+        if (const auto months = best.buy_beats_rent_months)
+            out += fmt::format(
+                "{}rent      ${:.2f}/h (data/cloud_prices.json median); buying (${:.0f}, power "
+                "counted) costs less after {:.1f} months of round-the-clock use\n",
+                bullet, best.rent_usd_per_hour, best.total_usd, *months);
         for (const auto& x : best.warnings)
             out += fmt::format("{}warning   {}\n", bullet, sanitize(x));
         for (const auto& x : best.tips) out += fmt::format("{}tip       {}\n", bullet, sanitize(x));

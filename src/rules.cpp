@@ -36,6 +36,12 @@ std::int64_t max_plan_gpus(const Gpu& g, const RuleData& d) {
     return std::max<std::int64_t>(g.link.max_gpus, pcie);
 }
 
+// "30" or "1.5" days of `hours`, for the deadline's messages.
+std::string days_text(double hours) {
+    const double days = hours / 24.0;
+    return days >= 10 ? fmt::format("{:.0f}", days) : fmt::format("{:.1f}", days);
+}
+
 // Whether the plan's memory comes from PyTorch's caching allocator: training
 // and image pipelines run in PyTorch, and so do the inference engines whose
 // policy is to allocate as they go (transformers, ExLlama, AutoAWQ). vLLM and
@@ -265,7 +271,31 @@ std::vector<Rule> make_registry() {
                                       : "");
                      });
                  }});
+    r.push_back({"deadline", RuleKind::Reject, "a job must finish within --deadline",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     const auto hours = c.performance.job_hours;
+                     if (!c.deadline_hours || !hours || *hours <= *c.deadline_hours)
+                         return std::nullopt;
+                     return fire(c, [&] {
+                         return fmt::format("takes {} days, after the {}-day deadline",
+                                            days_text(*hours), days_text(*c.deadline_hours));
+                     });
+                 }});
     // --- warnings ---------------------------------------------------------------------
+    r.push_back({"long-job", RuleKind::Warn,
+                 "without --deadline, a job longer than this ranks after every plan that finishes "
+                 "sooner",
+                 [](const PlanContext& c, const RuleData& d) -> Hit {
+                     const auto days = c.performance.days;
+                     if (c.deadline_hours || !days || *days <= d.get("max_days"))
+                         return std::nullopt;
+                     return fire(c, [&] {
+                         return fmt::format(
+                             "the job takes {:.0f} days on {} GPUs; more GPUs (--max-gpus) or "
+                             "--deadline to rank by when it finishes",
+                             *days, c.workload.gpus);
+                     });
+                 }});
     r.push_back(
         {"pcie-allreduce", RuleKind::Warn,
          "full fine-tune of a large model over PCIe: all-reduce takes ~35 % of a step vs ~5 % on "
@@ -426,12 +456,20 @@ std::vector<Rule> make_registry() {
          }});
     r.push_back(
         {"no-price", RuleKind::Warn,
-         "cards without a sourced price rank after priced ones by value and cost",
+         "plans without a sourced price for their cards or the host they must buy rank after "
+         "priced ones by value and cost",
          [](const PlanContext& c, const RuleData&) -> Hit {
-             if (c.gpu.price) return std::nullopt;
-             return fire(c, [] {
-                 return std::string(
-                     "no sourced price in the catalog; ranked after priced cards for value");
+             const bool host = c.platform && !c.have_host && !c.platform->usd;
+             if (c.gpu.price && !host) return std::nullopt;
+             return fire(c, [&] {
+                 return c.gpu.price ? fmt::format(
+                                          "no sourced price for the host ({}): the system's "
+                                          "price is unknown and it ranks after priced plans "
+                                          "for value (--have-host if you own one)",
+                                          c.platform->name)
+                                    : std::string(
+                                          "no sourced price in the catalog; ranked after "
+                                          "priced cards for value");
              });
          }});
     // --- tips ---------------------------------------------------------------------------

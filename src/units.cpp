@@ -125,6 +125,35 @@ double parse_bandwidth_gbps(std::string_view text, std::string_view flag) {
     return gbps;
 }
 
+double parse_duration_hours(std::string_view text, std::string_view flag) {
+    constexpr std::string_view example = "30d or 720h";
+    auto [value, suffix] = split_number(text, flag, example);
+    struct Unit {
+        std::string_view names[3];
+        double hours;
+    };
+    static constexpr Unit kUnits[] = {{{"h", "hour", "hours"}, 1.0},
+                                      {{"d", "day", "days"}, 24.0},
+                                      {{"w", "week", "weeks"}, 24.0 * 7.0},
+                                      {{"y", "year", "years"}, 24.0 * 365.0}};
+    if (suffix.empty())
+        throw InputError(
+            fmt::format("{} {} has no unit; give a duration like {}", flag, quote(text), example));
+    for (const Unit& u : kUnits)
+        for (const std::string_view name : u.names)
+            if (suffix == name) {
+                const double hours = value * u.hours;
+                // A minute to a century: shorter is not a training job, longer a typo.
+                if (!(hours >= 1.0 / 60.0) || hours > 24.0 * 365.0 * 100.0)
+                    throw InputError(
+                        fmt::format("{} {} must be between a minute and 100 years, like {}", flag,
+                                    quote(text), example));
+                return hours;
+            }
+    throw InputError(fmt::format("{} {} has an unknown unit {}; use h, d, w or y, like {}", flag,
+                                 quote(text), quote(suffix), example));
+}
+
 std::int64_t parse_positive_int(std::string_view text, std::string_view flag, std::int64_t max) {
     const std::string_view t = trim(text);
     std::int64_t value = 0;

@@ -6,6 +6,7 @@
 // embedded_tables.cpp, so no module below reaches up through this header.
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/cloud_prices.hpp"
 #include "gpuadvise/energy.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/model.hpp"

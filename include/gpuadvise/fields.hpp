@@ -81,6 +81,7 @@ enum class Field : std::uint8_t {
     KwhPrice,
     Pue,
     CloudPrice,
+    Rent,
     Platform,
     HaveHost,
     // the host
@@ -96,11 +97,13 @@ enum class Field : std::uint8_t {
     RankBy,
     MaxGpus,
     Budget,
+    Deadline,
     Vendor,
     Segment,
     Region,
     Explain,
     Emit,
+    KeepOrder,
     // listing the catalog
     MinMemory,
     MinBandwidth,
@@ -143,6 +146,7 @@ enum FieldGroup : std::uint16_t {
     kFitGroup = 1U << 9U,       // fit: --min-context, --min-speed, --family (and --vram)
     kCalibrateGroup =
         1U << 10U,  // calibrate: --measured-memory, --metric, --measured-speed, --from-log
+    kCompareGroup = 1U << 11U,  // compare: --keep-order
 };
 
 // Which workloads a workload field means something for; giving it for another

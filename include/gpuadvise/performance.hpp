@@ -40,6 +40,8 @@ struct JobOptions {
     std::optional<double> cloud_price_per_gpu_hour;  // rented instead of bought
     // --pue: the facility's power usage effectiveness; absent, data/energy.json's.
     std::optional<double> pue;
+    // --deadline: a job that takes longer does not fit (its days are shown).
+    std::optional<double> deadline_hours;
 };
 
 enum class Bound : std::uint8_t { Unknown, Memory, Compute };

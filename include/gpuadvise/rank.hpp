@@ -31,6 +31,19 @@ inline std::string_view to_string(RankBy v) {
 }
 std::vector<std::string> rank_by_choices();
 
+// What --budget was checked against: the whole system, or the cards alone
+// because the user owns the computer (--have-host), or assumed to (no plan
+// fits once a computer is counted; rank_within_budget).
+// What --budget was checked against: the whole system bought, the cards
+// alone (--have-host, given or assumed), or a rented job's cost.
+enum class BudgetBasis : std::uint8_t { None, System, HaveHost, HaveHostAssumed, RentedJob };
+inline constexpr auto kBudgetBases =
+    make_enum_table<BudgetBasis>({{BudgetBasis::None, "none"},
+                                  {BudgetBasis::System, "system"},
+                                  {BudgetBasis::HaveHost, "have-host"},
+                                  {BudgetBasis::HaveHostAssumed, "have-host-assumed"},
+                                  {BudgetBasis::RentedJob, "rented-job"}});
+
 struct RankOptions {
     RankBy rank_by = RankBy::Value;
     std::int64_t max_gpus = 8;
@@ -53,6 +66,15 @@ struct RankOptions {
     // How many of the ranked plans get their reasons, warnings and rule
     // messages written (the ones that are shown); the rest only decide.
     std::size_t describe_top = SIZE_MAX;
+    // Set by rank_within_budget: what the budget was checked against.
+    BudgetBasis budget_basis = BudgetBasis::None;
+    // compare --keep-order: the plans are in the order the user gave.
+    bool keep_order = false;
+    // --rent: every card at its median cloud price per GPU-hour (data/cloud_prices.json).
+    bool rent = false;
+    // Set per card by evaluate_plan: job.cloud_price_per_gpu_hour is that
+    // card's median quote (not one price the user gave every card).
+    bool rent_from_quotes = false;
 };
 
 // The largest context (at the plan's batch) and the largest batch (at its
@@ -93,6 +115,19 @@ struct LayoutChoice {
     bool tight = false;  // fits, but not at the high end of the memory estimate's range
 };
 
+// Where a fitting plan stands before its score is compared (docs/ranking.md):
+// plans with every figure the ranking key needs, on time, come first; a job
+// longer than its deadline's soft limit (a year) next; plans whose speed or
+// price is unknown after those; then the misses.
+enum class Standing : std::uint8_t { Ranked, Late, Unknown, Miss };
+inline constexpr auto kStandings = make_enum_table<Standing>({{Standing::Ranked, "ranked"},
+                                                              {Standing::Late, "late"},
+                                                              {Standing::Unknown, "unknown"},
+                                                              {Standing::Miss, "miss"}});
+inline std::string_view to_string(Standing v) {
+    return kStandings.name(v);
+}
+
 struct Recommendation {
     const Gpu* gpu = nullptr;
     std::int64_t count = 1;
@@ -109,15 +144,31 @@ struct Recommendation {
     std::uint64_t usable_bytes = 0;  // per GPU
     bool fits = false;
     // Fits, but with less headroom than the estimate's uncertainty (the
-    // thin-headroom rule): ranked after every comfortable fit.
+    // thin-headroom rule); its value is discounted by fit_chance, not sunk.
     bool tight = false;
+    // The chance the plan's memory fits, read from the estimate's error band
+    // (1 without a band; 0 for a miss): value, cost and power scores are
+    // multiplied by it, so a cheap tight plan keeps its place with its warning.
+    double fit_chance = 0;
+    Standing standing = Standing::Miss;
+    // Why a fitting plan is not Ranked ("its price is unknown", "takes 640
+    // days"); empty otherwise.
+    std::string standing_why;
     std::int64_t headroom_bytes = 0;  // usable - needed, per GPU (negative when it does not fit)
     double price_usd = 0;             // the plan's cards; 0 when a price is unknown
     const HostPlatform* platform = nullptr;  // what the cards go into (per node); null: nothing
     std::int64_t nodes = 1;                  // servers of `platform` joined by `network`
     const Network* network = nullptr;        // the fabric, for plans beyond one server
-    double platform_usd = 0;         // 0 with --have-host or when the platform's price is unknown
-    double total_usd = 0;            // cards + platform; 0 when a card's price is unknown
+    double platform_usd = 0;  // 0 with --have-host or when the platform's price is unknown
+    double total_usd = 0;     // cards + platform; 0 when a card's price is unknown
+    // The plan rented by the hour (data/cloud_prices.json's median per GPU
+    // times the count); 0 when no provider's price is known. With --rent it
+    // is what the plan costs and nothing is bought (total_usd 0).
+    double rent_usd_per_hour = 0;
+    // Bought plans with a rental price: the months of round-the-clock use
+    // after which buying (the system, plus its power) costs less than
+    // renting; null when renting never costs more than the power alone.
+    std::optional<double> buy_beats_rent_months;
     const Engine* engine = nullptr;  // inference: the engine the plan runs
     Topology topology;
     // --offload: where the model is (mode gpu when it all fits); `memory` is
@@ -143,9 +194,6 @@ struct Recommendation {
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
                              const RankOptions& options, const MemoryEstimate* single = nullptr,
                              bool describe = true);
-
-// Scores closer than this are a tie: the speed model's own error is larger.
-inline constexpr double kScoreTie = 0.05;
 
 // The most cards one --gpu list may name (more than any platform holds).
 inline constexpr std::int64_t kMaxBoxGpus = 64;
@@ -196,10 +244,27 @@ std::optional<double> host_ram_gbps(const RankOptions& options, const HostPlatfo
 // "yes", "tight" or "no".
 std::string_view fit_word(const Recommendation& rec);
 
-// Every card's best plan: comfortable fits first, then tight ones, each in
-// score order; under --rank-by value or cost a cheaper system moves above a
-// dearer one whose score is within kScoreTie of it; then the misses.
+// The ranking's order (docs/ranking.md): fitting plans before misses; among
+// fitting plans Ranked, then Late (the sooner first), then Unknown (the
+// faster, then the cheaper); Ranked ones by score; misses that hold the
+// model before those that do not. A strict weak order, so `compare` sorts
+// with it too.
+bool ranks_before(const Recommendation& a, const Recommendation& b);
+
+// Every card's best plan, in ranks_before's order: for a job, the smallest
+// plan that finishes within a year (or --deadline); for local engines, a card
+// whose GPU-only plans miss is tried with part of the model in host memory.
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,
                                  const RankOptions& options);
+
+// rank() with --budget as people mean it: what they spend. When no plan fits
+// the budget once a computer is counted but some fit with the computer the
+// user has, the answer is those, ranked with --have-host and said so
+// (`options.budget_basis` HaveHostAssumed).
+struct Ranking {
+    std::vector<Recommendation> plans;
+    RankOptions options;  // as ranked
+};
+Ranking rank_within_budget(const Workload& workload, const Catalog& catalog, RankOptions options);
 
 }  // namespace gpuadvise

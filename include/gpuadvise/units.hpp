@@ -27,6 +27,10 @@ std::uint64_t parse_bytes(std::string_view text, std::string_view flag);
 // A bandwidth in GB/s: "1TB/s", "900GB/s", "900" (GB/s implied).
 double parse_bandwidth_gbps(std::string_view text, std::string_view flag);
 
+// A duration in hours: "30d", "720h", "6w", "1y" (365 days), "1.5d"; a bare
+// number has no unit and is refused (hours or days is the user's to say).
+double parse_duration_hours(std::string_view text, std::string_view flag);
+
 // A strictly positive integer no larger than `max` ("--batch 0" is an error).
 std::int64_t parse_positive_int(std::string_view text, std::string_view flag, std::int64_t max);
 

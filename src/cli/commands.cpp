@@ -49,7 +49,9 @@ int cmd_recommend(Context& ctx) {
         single.parallel = Parallel::None;
     }
     const MemoryEstimate memory = estimate(single);
-    const auto recs = rank(w, catalog, options);
+    const Ranking ranking = rank_within_budget(w, catalog, options);
+    const auto& recs = ranking.plans;
+    options = ranking.options;
     const auto pick = document_pick(w, catalog, recs, options);
     const auto launch = emit_launch(ctx, w, recs.empty() ? nullptr : &recs.front());
     if (ctx.json())
@@ -124,7 +126,7 @@ int cmd_check(Context& ctx) {
 
 int cmd_compare(Context& ctx) {
     const Workload w = resolve(ctx);
-    const RankOptions options = rank_options(ctx.request, w);
+    RankOptions options = rank_options(ctx.request, w);
     const Catalog& catalog = ctx.catalog();
     std::vector<std::string> names;
     for (const auto& name : ctx.positionals[0]) {
@@ -138,6 +140,10 @@ int cmd_compare(Context& ctx) {
     std::vector<Recommendation> recs;
     for (const auto& name : names)
         recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name, "GPU"), w.gpus, options));
+    // Ranked by the key the heading names, unless the user's order is the point.
+    const bool keep_order = ctx.request.flag(Field::KeepOrder).value_or(false);
+    if (!keep_order) std::stable_sort(recs.begin(), recs.end(), ranks_before);
+    options.keep_order = keep_order;
     const MemoryEstimate memory = estimate(w);
     if (ctx.json())
         return ctx.emit(with_newline(recommend_json(w, memory, recs, recs.size(), options)),
@@ -454,6 +460,7 @@ constexpr Field kGpuField[] = {Field::Gpu};
 constexpr Field kEmitField[] = {Field::Emit, Field::Vram};
 constexpr Field kPlanFields[] = {Field::Emit, Field::Vram, Field::MaxGpus};
 constexpr Field kFitFields[] = {Field::RankBy, Field::Top};
+constexpr Field kCompareFields[] = {Field::RankBy, Field::Budget, Field::Deadline};
 constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
 constexpr Positional kCompareArgs[] = {
     {"gpus", "GPUs to compare (ids, aliases or names; 'local' for this machine's)", true, true,
@@ -482,8 +489,9 @@ const Command kCommands[] = {
      .required = kGpuField,
      .run = cmd_check},
     {.name = "compare",
-     .help = "The same workload on several GPUs side by side",
-     .groups = kWork | kOut,
+     .help = "The same workload on several GPUs side by side, ranked by --rank-by",
+     .groups = kWork | kOut | kCompareGroup,
+     .extra = kCompareFields,
      .positionals = kCompareArgs,
      .run = cmd_compare},
     {.name = "fit",

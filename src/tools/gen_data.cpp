@@ -5,6 +5,7 @@
 // A bad data file fails the build with the parser's message. A unit test
 // checks that every generated table equals a runtime parse of its file.
 // Usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS OUTPUT.cpp
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,6 +13,7 @@
 
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/cloud_prices.hpp"
 #include "gpuadvise/energy.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/error.hpp"
@@ -309,9 +311,9 @@ std::string text_constant(const char* name, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 12) {
+    if (argc != 13) {
         std::cerr << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS "
-                     "BANDS NETWORKS ENERGY OUTPUT_CPP\n";
+                     "BANDS NETWORKS ENERGY CLOUD_PRICES OUTPUT_CPP\n";
         return 2;
     }
     std::ostringstream out;
@@ -319,9 +321,10 @@ int main(int argc, char** argv) {
         const std::string gpus = read(argv[1]), quants = read(argv[2]), engines = read(argv[3]),
                           tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]),
                           platforms = read(argv[7]), bands = read(argv[8]),
-                          networks = read(argv[9]), energy = read(argv[10]);
+                          networks = read(argv[9]), energy = read(argv[10]), cloud = read(argv[11]);
         parse_networks(networks, "data/networks.json");
         parse_energy(energy, "data/energy.json");
+        const CloudPrices rent = parse_cloud_prices(cloud, "data/cloud_prices.json");
         parse_error_bands(bands, "data/error_bands.json");  // a bad file fails the build
         const Catalog c = parse_catalog(gpus, "data/gpus.json");
         const auto q = parse_quant_formats(quants, "data/quants.json");
@@ -345,6 +348,12 @@ int main(int argc, char** argv) {
                 throw std::runtime_error("data/platforms.json: no platform holds one " +
                                          std::string(g.id));
         }
+        // Every rented card is a card of the catalog.
+        for (const CloudPrice& row : rent.rows)
+            if (std::none_of(c.gpus.begin(), c.gpus.end(),
+                             [&](const Gpu& g) { return g.id == row.gpu; }))
+                throw std::runtime_error("data/cloud_prices.json: " + row.gpu +
+                                         " is not a card id of data/gpus.json");
         // Presets are parsed at run time, but a bad one must fail the build.
         parse_model_presets(models, "data/models.json");
         // A task's pick must be a card of the catalog.
@@ -370,12 +379,13 @@ int main(int argc, char** argv) {
             << text_constant("tasks_json", tasks) << text_constant("rules_json", rules)
             << text_constant("platforms_json", platforms)
             << text_constant("error_bands_json", bands) << text_constant("networks_json", networks)
-            << text_constant("energy_json", energy) << "\n}  // namespace gpuadvise::embedded\n";
+            << text_constant("energy_json", energy) << text_constant("cloud_prices_json", cloud)
+            << "\n}  // namespace gpuadvise::embedded\n";
     } catch (const std::exception& ex) {
         std::cerr << "gpuadvise_gen_data: " << ex.what() << "\n";
         return 1;
     }
-    std::ofstream file(argv[11], std::ios::binary);
+    std::ofstream file(argv[12], std::ios::binary);
     file << out.str();
     return file ? 0 : 1;
 }

@@ -63,6 +63,9 @@ std::string_view networks_json() {
 std::string_view energy_json() {
     absent();
 }
+std::string_view cloud_prices_json() {
+    absent();
+}
 std::span<const HostPlatform> platforms() {
     absent();
 }

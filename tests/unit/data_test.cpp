@@ -1,5 +1,8 @@
 // Every table generated into the binary equals a runtime parse of its data
 // file, and the data files keep their own invariants.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/embedded.hpp"
@@ -131,4 +134,47 @@ TEST_CASE("engines run only where their rows say") {
     CHECK(runs("mlx", "apple-m2-ultra-76c-192gb"));
     CHECK_FALSE(runs("exllamav2", "intel-arc-a770-16gb"));
     CHECK(runs("vllm", "nvidia-rtx-4090"));
+}
+
+TEST_CASE("cloud prices: every row's median and range are its quotes', each dated and sourced") {
+    const CloudPrices& prices = cloud_prices();
+    REQUIRE(prices.rows.size() >= 15);
+    const Catalog catalog = embedded::build_catalog();
+    for (const CloudPrice& p : prices.rows) {
+        INFO(p.gpu);
+        CHECK(std::any_of(catalog.gpus.begin(), catalog.gpus.end(),
+                          [&](const Gpu& g) { return g.id == p.gpu; }));
+        CHECK(p.min <= p.median);
+        CHECK(p.median <= p.max);
+        for (const CloudQuote& q : p.quotes) {
+            CHECK((q.date.size() == 10 || q.date.size() == 7));
+            CHECK_FALSE(q.source.empty());
+        }
+    }
+    const CloudPrice* h100 = prices.find("nvidia-h100-sxm5");
+    REQUIRE(h100 != nullptr);
+    CHECK(h100->quotes.size() >= 3);  // several providers, not one
+}
+
+TEST_CASE("cloud prices: a median that is not the quotes' own, or an undated quote, is refused") {
+    const std::string quote =
+        R"({"provider": "P", "offering": "1x", "gpus": 2, "usd_per_hour": 4.0,
+            "usd_per_gpu_hour": 2.0, "kind": "on-demand", "date": "2026-10-01", "source": "s"})";
+    const auto file = [&](std::string_view median, std::string_view q) {
+        return fmt::format(
+            R"({{"schema": 1, "date": "2026-11-01", "cards": [{{"gpu": "x",
+                 "usd_per_gpu_hour": {{"median": {}, "min": 2.0, "max": 2.0}},
+                 "quotes": [{}]}}]}})",
+            median, q);
+    };
+    CHECK(parse_cloud_prices(file("2.0", quote), "t").rows.at(0).median == 2.0);
+    CHECK_THROWS_WITH(parse_cloud_prices(file("2.5", quote), "t"),
+                      Catch::Contains("must be the quotes' median 2.00"));
+    std::string undated = quote;
+    undated.replace(undated.find(R"("date": "2026-10-01", )"), 22, "");
+    CHECK_THROWS_WITH(parse_cloud_prices(file("2.0", undated), "t"), Catch::Contains("date"));
+    std::string wrong = quote;
+    wrong.replace(wrong.find("4.0"), 3, "5.0");  // 5.0 / 2 GPUs is not 2.0 per GPU
+    CHECK_THROWS_WITH(parse_cloud_prices(file("2.0", wrong), "t"),
+                      Catch::Contains("usd_per_hour / gpus"));
 }

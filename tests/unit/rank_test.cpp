@@ -68,12 +68,12 @@ TEST_CASE(
         else
             CHECK_FALSE(seen_miss);
     }
-    // Score order, but for value ties (kScoreTie) that went to the cheaper system.
-    for (std::size_t i = 1; i < recs.size(); ++i)
-        if (recs[i].fits && recs[i - 1].fits && recs[i].tight == recs[i - 1].tight)
-            CHECK((recs[i - 1].score >= recs[i].score ||
-                   (recs[i - 1].score >= recs[i].score * (1.0 - kScoreTie) &&
-                    recs[i - 1].total_usd < recs[i].total_usd)));
+    // The score never rises down the list (tight plans are discounted by
+    // their chance of fitting, not moved), and standings come in order.
+    for (std::size_t i = 1; i < recs.size(); ++i) {
+        CHECK(recs[i - 1].score >= recs[i].score);
+        if (recs[i].fits && recs[i - 1].fits) CHECK(recs[i - 1].standing <= recs[i].standing);
+    }
     const auto again = rank(w, c, {});
     for (std::size_t i = 0; i < recs.size(); ++i) CHECK(again[i].gpu->id == recs[i].gpu->id);
 }

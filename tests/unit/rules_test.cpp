@@ -51,12 +51,13 @@ struct Case {
     std::vector<SoftwareNeed> software = {};
     std::optional<OffloadPlan> offload = std::nullopt;
     std::optional<std::uint64_t> host_ram = std::nullopt;
+    JobOptions job = {};
 };
 
 bool fires(const std::string& id, const Case& c) {
     const MemoryEstimate m = estimate(c.workload);
     const Performance p =
-        estimate_performance(c.workload, m, c.gpu, {}, std::nullopt, nullptr, c.usable);
+        estimate_performance(c.workload, m, c.gpu, c.job, std::nullopt, nullptr, c.usable);
     std::vector<SoftwareNeed> software = c.software;
     if (software.empty() && c.workload.engine)
         software.push_back({c.workload.engine, QuantFamily::None});
@@ -79,6 +80,7 @@ bool fires(const std::string& id, const Case& c) {
                     1};
     ctx.offload = c.offload ? &*c.offload : nullptr;
     ctx.host_ram = c.host_ram;
+    ctx.deadline_hours = c.job.deadline_hours;
     for (const auto& hit : evaluate_rules(ctx)) {
         if (hit.id != id) continue;
         CHECK_FALSE(hit.message.empty());
@@ -188,6 +190,16 @@ std::map<std::string, Pair> cases() {
                        c.budget = 5000;
                        return c;
                    }};
+    // A LoRA job of `tokens` on the test card, with an optional deadline.
+    const auto job = [](double tokens, std::optional<double> deadline_hours) {
+        Case c{w({{Field::Model, "1B"}, {Field::Method, "lora"}})};
+        c.job.tokens = tokens;
+        c.job.deadline_hours = deadline_hours;
+        return c;
+    };
+    m["deadline"] = {[=] { return job(1e12, 24.0); }, [=] { return job(1e12, 1e9); }};
+    m["long-job"] = {[=] { return job(1e13, std::nullopt); },
+                     [=] { return job(1e6, std::nullopt); }};
     m["pcie-allreduce"] = {
         [] {
             return Case{w({{Field::Model, "13B"}, {Field::Method, "full"}, {Field::Gpus, "4"}})};

@@ -47,3 +47,15 @@ TEST_CASE("to_bytes saturates instead of overflowing") {
     CHECK(to_bytes(1.5) == 2);
     CHECK(to_bytes(1e30) == UINT64_MAX);
 }
+
+TEST_CASE(
+    "durations: hours, days, weeks and years; no unit, an unknown one or an extreme is refused") {
+    CHECK(parse_duration_hours("30d", "--deadline") == Approx(720));
+    CHECK(parse_duration_hours("720h", "--deadline") == Approx(720));
+    CHECK(parse_duration_hours("6 weeks", "--deadline") == Approx(1008));
+    CHECK(parse_duration_hours("1.5y", "--deadline") == Approx(1.5 * 8760));
+    for (const char* bad : {"30", "30m", "d", "-3d", "0h", "nan d", "1e9y", "", "3dd"}) {
+        INFO(bad);
+        CHECK_THROWS_WITH(parse_duration_hours(bad, "--deadline"), Catch::Contains("--deadline"));
+    }
+}
