@@ -80,6 +80,7 @@ struct PlanContext {
     const Performance* full_speed = nullptr;  // the speed with everything on the GPU (offload)
     bool have_host = false;                   // --have-host: the platform costs nothing
     std::int64_t nodes = 1;                   // servers of the platform joined by a fabric
+    Os os = Os::Linux;                        // --os
 };
 
 struct Rule {
