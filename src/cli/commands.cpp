@@ -90,13 +90,18 @@ int cmd_estimate(Context& ctx) {
     if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
     const Recommendation rec = plan_box(ctx.request, box, cards, options);
     const auto launch = emit_launch(ctx, box, &rec);
+    // The workload and memory shown are the plan's: with the defaults its
+    // cards set (Ollama's context by VRAM, fp16 vision on cards without bf16).
+    Workload on_cards = w;
+    const MemoryEstimate shown = apply_card_defaults(on_cards, cards) ? estimate(on_cards) : memory;
     if (ctx.json())
-        return ctx.emit(with_newline(estimate_json(w, memory, &rec, launch ? &*launch : nullptr)),
-                        kExitOk);
+        return ctx.emit(
+            with_newline(estimate_json(on_cards, shown, &rec, launch ? &*launch : nullptr)),
+            kExitOk);
     if (ctx.format == Format::Csv)
         return ctx.emit(render_csv(performance_table(rec.performance)), kExitOk);
-    std::string out = "Workload\n" + workload_text(w) + '\n' +
-                      memory_text(memory, w, ctx.format, ctx.style) + '\n';
+    std::string out = "Workload\n" + workload_text(on_cards) + '\n' +
+                      memory_text(shown, on_cards, ctx.format, ctx.style) + '\n';
     out += fmt::format("On {} ({}): {}\n", sanitize(plan_label(rec)), to_string(rec.strategy),
                        rec.fits ? "fits" : "does not fit");
     out += render(performance_table(rec.performance), ctx.format, ctx.style);
@@ -109,6 +114,7 @@ int cmd_estimate(Context& ctx) {
 int cmd_check(Context& ctx) {
     Workload w = resolve(ctx);
     auto cards = target_cards(ctx, w);
+    apply_card_defaults(w, cards);  // the workload shown is the plan's
     const RankOptions options = rank_options(ctx.request, w);
     const Recommendation rec = plan_box(ctx.request, w, cards, options);
     const int code = rec.fits ? kExitOk : kExitNo;
