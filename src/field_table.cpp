@@ -270,6 +270,12 @@ const std::vector<FieldSpec>& table() {
          "--fit: MoE experts first, then whole layers), none, experts (as --cpu-moe) or N "
          "layers on the GPU (as -ngl)",
          "none (fit: auto)", Applies::Inference, true},
+        {Field::CpuMoe, "--cpu-moe", "", "cpu_moe", FieldKind::Switch, kHostGroup, "",
+         "As llama.cpp's --cpu-moe: every MoE layer's experts in host memory (--offload experts)",
+         "off", Applies::Inference},
+        {Field::NCpuMoe, "--n-cpu-moe", "", "n_cpu_moe", FieldKind::Value, kHostGroup, "N",
+         "As llama.cpp's --n-cpu-moe N: the experts of the first N MoE layers in host memory", "",
+         Applies::Inference},
         {Field::Ram, "--ram", "", "ram", FieldKind::Value, kHostGroup, "SIZE",
          "Host memory for offloaded weights", "the platform's (data/platforms.json)",
          Applies::Model, true},

@@ -86,6 +86,8 @@ enum class Field : std::uint8_t {
     // the host
     Os,
     Offload,
+    CpuMoe,
+    NCpuMoe,
     Ram,
     RamBandwidth,
     Vram,
