@@ -111,6 +111,7 @@ enum class Field : std::uint8_t {
     MinContext,
     MinSpeed,
     Family,
+    ModelsDir,
     // output and data
     Format,
     Color,
