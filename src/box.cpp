@@ -47,7 +47,7 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
     if (uniform) return evaluate_plan(base, *cards.front(), n, options, nullptr, describe);
 
     std::vector<std::uint64_t> usable;
-    for (const Gpu* g : cards) usable.push_back(usable_memory(*g, options.os));
+    for (const Gpu* g : cards) usable.push_back(usable_memory(*g, options.os, base.engine));
     const auto tightest = [&](const std::vector<std::uint64_t>& need) {
         std::size_t at = 0;
         for (std::size_t i = 1; i < cards.size(); ++i)
@@ -69,6 +69,7 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
     Workload w = base;
     w.gpus = n;
     w.engine = plan_engine(base, *cards.front());
+    apply_card_defaults(w, cards);
     const bool layer_split = !w.trains() && !w.is_fixed() && w.engine != nullptr &&
                              w.engine->multi_gpu == MultiGpu::Layers &&
                              n <= w.model.arch.total_layers();

@@ -12,4 +12,9 @@ const std::vector<ModelPreset>& model_presets() {
     return p;
 }
 
+const ModelGenerations& model_generations() {
+    static const ModelGenerations g = parse_model_generations(models_json(), kModelsSource);
+    return g;
+}
+
 }  // namespace gpuadvise::embedded

@@ -67,6 +67,41 @@ const Engine& parse_engine(std::string_view text, std::string_view what) {
     return *find_engine(parse_choice(text, what, engine_choices()));
 }
 
+namespace {
+// "8.0" -> 8.0; 0 when the card has none.
+double compute_capability(const Gpu& gpu) {
+    double cc = 0;
+    if (!gpu.compute_capability) return 0;
+    const std::string_view t = *gpu.compute_capability;
+    std::from_chars(t.data(), t.data() + t.size(), cc);
+    return cc;
+}
+}  // namespace
+
+std::uint64_t engine_reserve_bytes(const Engine* engine, const Gpu& gpu) {
+    if (engine == nullptr) return 0;
+    const EngineBackend* b = engine->backend(gpu.platform);
+    return b ? b->reserve_bytes : 0;
+}
+
+bool fp8_weight_only(const Engine& engine, const Gpu& gpu) {
+    if (gpu.tflops.fp8) return false;
+    const EngineBackend* b = engine.backend(gpu.platform);
+    if (b == nullptr || b->fp8_weight_only_min_cc <= 0) return false;
+    const double cc = compute_capability(gpu);
+    return cc > 0 && cc + 1e-9 >= b->fp8_weight_only_min_cc;
+}
+
+const EngineTraining* engine_training(const Engine& engine, const Gpu& gpu,
+                                      std::string_view method) {
+    if (!engine.training) return nullptr;
+    const EngineTraining& t = *engine.training;
+    if (std::find(t.platforms.begin(), t.platforms.end(), gpu.platform) == t.platforms.end())
+        return nullptr;
+    if (std::find(t.methods.begin(), t.methods.end(), method) == t.methods.end()) return nullptr;
+    return &t;
+}
+
 EngineFit engine_fit(const Engine& e, const Gpu& gpu, bool describe) {
     // Ranking asks only whether it runs: the texts are made for shown plans.
     const auto why = [&](auto&& make) { return describe ? make() : std::string(); };
@@ -122,6 +157,7 @@ struct EngineStorage : json::Storage {
     std::deque<std::vector<ServeFlag>> flags;
     std::deque<std::vector<ModelSource>> sources;
     std::deque<std::vector<SoftwarePlatform>> platforms;
+    std::deque<std::vector<ContextTier>> tiers;
 };
 
 // A value flag holds "{}" once in its arguments; a switch holds none.
@@ -240,6 +276,7 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
             r.fail("formats", "must list the weight-format families the engine loads");
         storage->formats.push_back(std::move(formats));
         e.formats = storage->formats.back();
+        e.formats_source = r.str_or("formats_source", "");
         e.kv_dtypes = storage->keep(r.strings("kv_dtypes"));
         std::vector<EngineBackend> backends;
         if (const auto b = r.get("backends"); b && b->is_array()) {
@@ -268,6 +305,23 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
                 storage->formats.push_back(std::move(bf));
                 eb.formats = storage->formats.back();
                 eb.source = br.str("source");
+                if (const auto mib = br.opt_number("reserve_mib", 0, 1 << 20)) {
+                    eb.reserve_bytes = static_cast<std::uint64_t>(*mib * 1024.0 * 1024.0);
+                    eb.reserve_source = br.str("reserve_source");
+                } else if (br.get("reserve_source")) {
+                    br.fail("reserve_source", "goes with reserve_mib");
+                }
+                if (const auto w = br.get("fp8_weight_only")) {
+                    const json::Path wp{&ip, "fp8_weight_only"};
+                    json::ObjectReader wr(*w, source, &wp);
+                    eb.fp8_weight_only_min_cc = wr.number("min_compute_capability", 1, 20);
+                    eb.fp8_weight_only_note = wr.str("note");
+                    eb.fp8_weight_only_source = wr.str("source");
+                    wr.finish();
+                    if (std::find(e.formats.begin(), e.formats.end(), QuantFamily::Fp8) ==
+                        e.formats.end())
+                        br.fail("fp8_weight_only", "needs an engine that loads fp8 weights");
+                }
                 br.finish();
                 backends.push_back(eb);
             }
@@ -281,6 +335,68 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
         e.serve_with = r.str_or("serve_with", "");
         if (e.serve && !e.serve_with.empty())
             r.fail("serve_with", "an engine with its own serve template uses no other's");
+        e.fit_ladder = storage->keep(r.strings("fit_ladder"));
+        e.fit_offload_from = r.str_or("fit_offload_from", "");
+        e.fit_ladder_source = r.str_or("fit_ladder_source", "");
+        if (!e.fit_ladder.empty() && e.fit_ladder_source.empty())
+            r.fail("fit_ladder_source", "must say why the ladder is ordered so");
+        if (e.fit_ladder.empty() && e.inference && !e.library)
+            r.fail("fit_ladder", "must list the formats fit tries, best first");
+        for (std::size_t k = 0; k < e.fit_ladder.size(); ++k)
+            for (std::size_t j = 0; j < k; ++j)
+                if (e.fit_ladder[j] == e.fit_ladder[k])
+                    r.fail("fit_ladder", fmt::format("lists {} twice", quote(e.fit_ladder[k])));
+        if (!e.fit_offload_from.empty() && std::find(e.fit_ladder.begin(), e.fit_ladder.end(),
+                                                     e.fit_offload_from) == e.fit_ladder.end())
+            r.fail("fit_offload_from", "must be a rung of fit_ladder");
+        if (const auto tiers = r.get("default_context")) {
+            if (!tiers->is_array()) r.fail("default_context", "must be an array");
+            const json::Path tpath{&path, "default_context"};
+            std::vector<ContextTier> tiers_read;
+            std::size_t k = 0;
+            for (const json::Value item : tiers->items()) {
+                const json::Path ip{&tpath, {}, k++, true};
+                json::ObjectReader tr(item, source, &ip);
+                ContextTier t;
+                t.min_gib = tr.number("min_gib", 0, 1e6);
+                t.tokens = tr.integer("tokens", 1, 1LL << 24);
+                tr.finish();
+                if (!tiers_read.empty() && t.min_gib >= tiers_read.back().min_gib)
+                    tr.fail("min_gib", "must fall from tier to tier (largest memory first)");
+                tiers_read.push_back(t);
+            }
+            if (tiers_read.empty() || tiers_read.back().min_gib != 0)
+                r.fail("default_context", "must end with a tier of min_gib 0");
+            storage->tiers.push_back(std::move(tiers_read));
+            e.default_context = storage->tiers.back();
+            e.default_context_source = r.str("default_context_source");
+        }
+        if (const auto tv = r.get("training")) {
+            const json::Path tp{&path, "training"};
+            json::ObjectReader tr(*tv, source, &tp);
+            EngineTraining t;
+            t.methods = storage->keep(tr.strings("methods"));
+            if (t.methods.empty()) tr.fail("methods", "must list the methods it trains");
+            for (const auto m : t.methods)
+                if (m != "full" && m != "lora" && m != "qlora")
+                    tr.fail("methods", fmt::format("{} is not full, lora or qlora", quote(m)));
+            std::vector<SoftwarePlatform> platforms;
+            for (const auto p : tr.strings("platforms"))
+                platforms.push_back(
+                    kPlatforms.parse(p, fmt::format("{}: {}/platforms", source, tp.str())));
+            if (platforms.empty()) tr.fail("platforms", "must list where it trains");
+            for (const SoftwarePlatform p : platforms)
+                if (e.backend(p) == nullptr)
+                    tr.fail("platforms", "names a platform the engine has no backend for");
+            storage->platforms.push_back(std::move(platforms));
+            t.platforms = storage->platforms.back();
+            t.qlora_base = tr.str_or("qlora_base", "");
+            t.optimizer = tr.str("optimizer");
+            t.note = tr.str("note");
+            t.source = tr.str("source");
+            tr.finish();
+            e.training = t;
+        }
         e.source = r.str("source");
         r.finish();
         for (const Engine& other : out.rows)
@@ -300,6 +416,45 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
     storage->strings = std::move(doc).take_strings();
     out.storage = std::move(storage);
     return out;
+}
+
+void check_engine_formats(std::span<const Engine> rows, std::span<const QuantFormat> formats,
+                          std::string_view source) {
+    const auto find = [&](std::string_view id) -> const QuantFormat* {
+        for (const QuantFormat& f : formats)
+            if (f.id == id) return &f;
+        return nullptr;
+    };
+    // One rung: "q4_k_m", "exl2:6.0" (a parametric format and its value), or
+    // "default" (the workload's own format).
+    const auto check = [&](const Engine& e, std::string_view what, std::string_view rung) {
+        const auto fail = [&](const std::string& why) {
+            throw InputError(fmt::format("{}: engine {}: {} {}: {}", source, quote(e.id), what,
+                                         quote(rung), why));
+        };
+        if (rung == "default") return;
+        const std::size_t colon = rung.find(':');
+        const QuantFormat* f = find(rung.substr(0, colon));
+        if (f == nullptr) fail("names no format of data/quants.json");
+        if (colon != std::string_view::npos) {
+            if (f->parameter == QuantParameter::None) fail("takes no parameter");
+            const std::string_view digits = rung.substr(colon + 1);
+            double v = 0;
+            const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+            if (ec != std::errc() || end != digits.data() + digits.size() || v < f->parameter_min ||
+                v > f->parameter_max)
+                fail(fmt::format("the parameter must be a number from {:g} to {:g}",
+                                 f->parameter_min, f->parameter_max));
+        }
+        if (!e.loads(f->family))
+            fail(fmt::format("is of the {} family, which the engine does not load",
+                             kQuantFamilies.name(f->family)));
+    };
+    for (const Engine& e : rows) {
+        for (const auto rung : e.fit_ladder) check(e, "fit_ladder", rung);
+        if (e.training && !e.training->qlora_base.empty())
+            check(e, "training.qlora_base", e.training->qlora_base);
+    }
 }
 
 }  // namespace gpuadvise

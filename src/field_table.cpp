@@ -276,6 +276,12 @@ const std::vector<FieldSpec>& table() {
          "--fit: MoE experts first, then whole layers), none, experts (as --cpu-moe) or N "
          "layers on the GPU (as -ngl)",
          "none (fit: auto)", Applies::Inference, true},
+        {Field::CpuMoe, "--cpu-moe", "", "cpu_moe", FieldKind::Switch, kHostGroup, "",
+         "As llama.cpp's --cpu-moe: every MoE layer's experts in host memory (--offload experts)",
+         "off", Applies::Inference},
+        {Field::NCpuMoe, "--n-cpu-moe", "", "n_cpu_moe", FieldKind::Value, kHostGroup, "N",
+         "As llama.cpp's --n-cpu-moe N: the experts of the first N MoE layers in host memory", "",
+         Applies::Inference},
         {Field::Ram, "--ram", "", "ram", FieldKind::Value, kHostGroup, "SIZE",
          "Host memory for offloaded weights", "the platform's (data/platforms.json)",
          Applies::Model, true},
@@ -342,14 +348,21 @@ const std::vector<FieldSpec>& table() {
         // --- output and data -----------------------------------------------------------
         {Field::MinContext, "--min-context", "", "min_context", FieldKind::Value, kFitGroup,
          "TOKENS", "Only models whose best fitting quantization leaves at least this context",
-         "the "
-         "workload's context (prompt + gen)",
+         "4096 (llama.cpp's --fit-ctx floor); --seq, --prompt or --gen instead set the context",
          Applies::Always},
         {Field::MinSpeed, "--min-speed", "", "min_speed", FieldKind::Value, kFitGroup, "TOK/S",
-         "Only models that decode at least this fast", "", Applies::Always},
-        {Field::Family, "--family", "", "family", FieldKind::Value, kFitGroup, "NAME",
-         "Only presets whose id contains this (llama, qwen, gemma, mistral, phi, ...)", "",
+         "Only models that decode at least this fast (a rung that fits but is slower gives way to "
+         "one of fewer bits)",
+         "5 tok/s, about reading speed (238 words a minute, Brysbaert 2019, at 3/4 word per "
+         "token)",
          Applies::Always},
+        {Field::Family, "--family", "", "family", FieldKind::Value, kFitGroup, "NAME",
+         "Only models whose name contains this (llama, qwen, gemma, mistral, phi, ...)", "",
+         Applies::Always},
+        {Field::ModelsDir, "--models-dir", "", "models_dir", FieldKind::Value, kFitGroup, "DIR",
+         "fit your own GGUF files: every .gguf in DIR and its folders (LM Studio's models "
+         "folder, a downloads folder); for each model, its best file that fits",
+         "", Applies::Always, false, true},
         {Field::Format, "--format", "", "format", FieldKind::Value, kOutputGroup, "FORMAT",
          "Output format", "table", Applies::Always, true, false, choices_of<kFormats>},
         {Field::Color, "--color", "", "color", FieldKind::Value, kOutputGroup, "WHEN",

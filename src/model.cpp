@@ -184,6 +184,93 @@ Architecture infer_architecture(std::uint64_t params) {
     return llama_shape(a, best_hidden, best_layers);
 }
 
+std::optional<int> release_months(std::string_view t) {
+    if (t.size() != 7 || t[4] != '-') return std::nullopt;
+    int year = 0, month = 0;
+    for (std::size_t i = 0; i < 7; ++i) {
+        if (i == 4) continue;
+        if (t[i] < '0' || t[i] > '9') return std::nullopt;
+        (i < 4 ? year : month) = (i < 4 ? year : month) * 10 + (t[i] - '0');
+    }
+    if (year < 1990 || year > 2100 || month < 1 || month > 12) return std::nullopt;
+    return year * 12 + month - 1;
+}
+
+namespace {
+
+// "generations" and "quality_proxy" of data/models.json.
+ModelGenerations read_generations(json::ObjectReader& root, std::string_view source) {
+    ModelGenerations out;
+    const auto month = [&](json::ObjectReader& r, std::string_view key) {
+        const std::string_view v = r.str(key);
+        if (!release_months(v)) r.fail(key, "must be a month written YYYY-MM");
+        return std::string(v);
+    };
+    if (const auto q = root.get("quality_proxy")) {
+        const json::Path qp{nullptr, "quality_proxy"};
+        json::ObjectReader r(*q, source, &qp);
+        out.proxy.reference = month(r, "reference");
+        out.proxy.halving_months = r.number("halving_months", 1, 1000);
+        out.proxy.source = std::string(r.str("source"));
+        r.finish();
+    } else if (root.get("generations")) {
+        root.fail("quality_proxy", "must say how generations order models");
+    }
+    if (const auto list = root.get("generations")) {
+        if (!list->is_array()) root.fail("generations", "must be an array");
+        const json::Path top{nullptr, "generations"};
+        std::size_t i = 0;
+        for (const json::Value v : list->items()) {
+            const json::Path path{&top, {}, i++, true};
+            json::ObjectReader r(v, source, &path);
+            ModelGeneration g;
+            g.id = std::string(r.str("id"));
+            g.family = std::string(r.str("family"));
+            g.released = month(r, "released");
+            for (const auto m : r.strings("match")) {
+                if (normalize_name(m).size() < 3)
+                    r.fail("match", "fragments are 3 letters or more");
+                g.match.emplace_back(m);
+            }
+            if (g.match.empty()) r.fail("match", "must list the name fragments of the generation");
+            g.source = std::string(r.str("source"));
+            r.finish();
+            for (const ModelGeneration& other : out.rows)
+                if (other.id == g.id) r.fail("id", fmt::format("{} appears twice", quote(g.id)));
+            out.rows.push_back(std::move(g));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+ModelGenerations parse_model_generations(std::string_view json_text, std::string_view source) {
+    const json::Document doc =
+        json::Document::parse(json_text, source, "a JSON list of model presets");
+    json::ObjectReader root(doc.root(), source);
+    root.opt_integer("schema", 1, 1);
+    root.required("models");
+    ModelGenerations out = read_generations(root, source);
+    root.finish();
+    return out;
+}
+
+const ModelGeneration* match_generation(const ModelGenerations& g, std::string_view name) {
+    const std::string key = normalize_name(name);
+    const ModelGeneration* best = nullptr;
+    std::size_t best_length = 0;
+    for (const ModelGeneration& row : g.rows)
+        for (const std::string& m : row.match) {
+            const std::string frag = normalize_name(m);
+            if (frag.size() > best_length && key.find(frag) != std::string::npos) {
+                best = &row;
+                best_length = frag.size();
+            }
+        }
+    return best;
+}
+
 std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::string_view source) {
     const json::Document doc =
         json::Document::parse(json_text, source, "a JSON list of model presets");
@@ -191,6 +278,7 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
     root.opt_integer("schema", 1, 1);
     const json::Value models = root.required("models");
     if (!models.is_array()) root.fail("models", "must be an array");
+    const ModelGenerations generations = read_generations(root, source);
     root.finish();
     std::vector<ModelPreset> presets;
     std::map<std::string, std::string> seen;  // normalised name -> preset id
@@ -211,6 +299,26 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
             p.published_params = *v;
         }
         p.params_note = std::string(r.str_or("params_note", ""));
+        if (r.get("generation")) {
+            p.generation = std::string(r.str("generation"));
+            const auto g =
+                std::find_if(generations.rows.begin(), generations.rows.end(),
+                             [&](const ModelGeneration& row) { return row.id == p.generation; });
+            if (g == generations.rows.end())
+                r.fail("generation",
+                       fmt::format("{} is not an id of \"generations\"", quote(p.generation)));
+            p.family = g->family;
+            p.released = g->released;
+        }
+        if (r.get("released")) {
+            const std::string_view v = r.str("released");
+            if (!release_months(v)) r.fail("released", "must be a month written YYYY-MM");
+            if (p.generation.empty()) r.fail("released", "goes with a generation");
+            p.released = std::string(v);
+            r.str("released_source");
+        } else if (r.get("released_source")) {
+            r.fail("released_source", "goes with released");
+        }
         p.source = std::string(r.str_or("source", ""));
         const std::string_view kind =
             r.has("kind") ? r.one_of("kind", {"language", "diffusion", "vision"}) : "language";

@@ -98,16 +98,68 @@ OffloadPlan measure(const Parts& s, OffloadPlan p, std::int64_t gpus) {
 }  // namespace
 
 OffloadRequest parse_offload(std::string_view text, std::string_view what) {
-    const std::string t = lower(trim(text));
-    if (t == "auto") return {OffloadKind::Auto, 0};
-    if (t == "none") return {OffloadKind::None, 0};
-    if (t == "experts" || t == "cpu-moe") return {OffloadKind::Experts, 0};
+    std::string t = lower(trim(text));
+    // llama.cpp's spellings: "--n-cpu-moe 20", "--n-cpu-moe=20", "n-cpu-moe:20".
+    std::string flag = t, number;
+    if (const std::size_t sep = t.find_first_of(" =:"); sep != std::string::npos) {
+        flag = std::string(trim(t.substr(0, sep)));
+        number = std::string(trim(t.substr(sep + 1)));
+    }
+    while (!flag.empty() && flag.front() == '-') flag.erase(0, 1);
+    const auto count = [&](std::int64_t max) {
+        if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos)
+            throw InputError(fmt::format(
+                "{} {}: {} takes a number of layers (as llama.cpp's {} N)", what, quote(text), flag,
+                flag == "ncmoe" || flag == "n-cpu-moe" ? "--n-cpu-moe" : "-ngl"));
+        if (number.find_first_not_of('0') == std::string::npos) return std::int64_t{0};
+        return parse_positive_int(number, what, max);
+    };
+    if (number.empty()) {
+        if (flag == "auto") return {OffloadKind::Auto, 0};
+        if (flag == "none") return {OffloadKind::None, 0};
+        if (flag == "experts" || flag == "cpu-moe" || flag == "cmoe")
+            return {OffloadKind::Experts, 0};
+    }
+    if (flag == "n-cpu-moe" || flag == "ncmoe" || flag == "experts") {
+        const std::int64_t n = count(1'000'000);
+        if (n == 0) return {OffloadKind::None, 0};  // --n-cpu-moe 0 keeps every expert on the GPU
+        return {OffloadKind::Experts, 0, n};
+    }
+    if (flag == "ngl" || flag == "n-gpu-layers" || flag == "gpu-layers")
+        return {OffloadKind::Layers, count(1'000'000)};
     if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos)
-        throw InputError(fmt::format(
-            "{} {}: give auto, none, experts or the number of layers on the GPU (as -ngl)", what,
-            quote(text)));
+        throw InputError(
+            fmt::format("{} {}: give auto, none, experts (--cpu-moe), n-cpu-moe N or the number of "
+                        "layers on the GPU (as -ngl)",
+                        what, quote(text)));
     if (t.find_first_not_of('0') == std::string::npos) return {OffloadKind::Layers, 0};
     return {OffloadKind::Layers, parse_positive_int(t, what, 1'000'000)};
+}
+
+std::optional<OffloadRequest> offload_request(const Request& r) {
+    const std::optional<Given>& off = r.get(Field::Offload);
+    const std::optional<Given>& all = r.get(Field::CpuMoe);
+    const std::optional<Given>& first = r.get(Field::NCpuMoe);
+    const Given* given[] = {off ? &*off : nullptr, all && all->text == "true" ? &*all : nullptr,
+                            first ? &*first : nullptr};
+    const Given* one = nullptr;
+    for (const Given* g : given) {
+        if (g == nullptr) continue;
+        if (one != nullptr)
+            throw InputError(fmt::format("{} and {} both say what stays in host memory; give one",
+                                         one->origin, g->origin));
+        one = g;
+    }
+    if (one == nullptr) return std::nullopt;
+    if (one == given[0]) return parse_offload(off->text, off->origin);
+    if (one == given[1]) return OffloadRequest{OffloadKind::Experts, 0};
+    const std::string t(trim(first->text));
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos)
+        throw InputError(
+            fmt::format("{} {}: give the number of MoE layers whose experts stay in host memory",
+                        first->origin, quote(first->text)));
+    if (t.find_first_not_of('0') == std::string::npos) return OffloadRequest{};
+    return OffloadRequest{OffloadKind::Experts, 0, parse_positive_int(t, first->origin, 1'000'000)};
 }
 
 OffloadPlan plan_offload(const Workload& w, const MemoryEstimate& whole, std::uint64_t usable,
@@ -137,8 +189,15 @@ OffloadPlan plan_offload(const Workload& w, const MemoryEstimate& whole, std::ui
             return p;
         }
         case OffloadKind::Experts: {
+            if (request.host_expert_layers > L)
+                throw InputError(fmt::format(
+                    "--n-cpu-moe {}: the model has {} layers; give 1 to {} (or --cpu-moe for all)",
+                    request.host_expert_layers, L, L));
             OffloadPlan p = base;
-            p.host_expert_layers = s.expert_layer > 0 ? L : 0;
+            p.host_expert_layers =
+                s.expert_layer > 0
+                    ? (request.host_expert_layers > 0 ? request.host_expert_layers : L)
+                    : 0;
             p = measure(s, p, gpus);
             p.mode = p.host_expert_layers > 0 ? OffloadMode::Experts : OffloadMode::Gpu;
             return p;

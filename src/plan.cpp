@@ -67,6 +67,7 @@ std::vector<SoftwareNeed> software_needs(const Workload& w) {
         if (w.engine) needs.push_back({w.engine, weight_family(w)});
         return needs;
     }
+    if (w.engine) return {{w.engine, w.quant.family()}};  // a trainer of the card's platform
     if (const Engine* torch = find_engine("pytorch")) needs.push_back({torch, QuantFamily::None});
     const QuantFamily f = w.quant.family();
     if (f == QuantFamily::Bnb4 || f == QuantFamily::Bnb8)
@@ -210,7 +211,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                    bool describe, std::optional<Performance> performance) {
     const Gpu& gpu = *rec.gpu;
     const std::int64_t count = rec.count;
-    const std::uint64_t usable = usable_memory(gpu, options.os);
+    const std::uint64_t usable = usable_memory(gpu, options.os, w.engine);
     // The whole system: the cards and the platform that holds them.
     rec.platform = platform_for(gpu, count, options);
     std::int64_t per_node = 0;
@@ -286,6 +287,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     context.deadline_hours = options.job.deadline_hours;
     // Under --rent a budget is what the job may cost to rent.
     if (options.rent) context.plan_price_usd = rec.performance.job_cost_usd.value_or(0.0);
+    context.os = options.os;
     rec.fired = evaluate_rules(context);
     rec.fits = true;
     bool late = false;
@@ -506,7 +508,8 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     w.engine = plan_engine(base, gpu);
     // The one-GPU estimate the caller has is for its engine.
     if (w.engine != base.engine) single = nullptr;
-    const std::uint64_t usable = usable_memory(gpu, options.os);
+    if (apply_card_defaults(w, gpu, count)) single = nullptr;
+    const std::uint64_t usable = usable_memory(gpu, options.os, w.engine);
     std::optional<MemoryEstimate> computed;
     const auto one_gpu = [&]() -> const MemoryEstimate& {
         if (single) return *single;

@@ -27,6 +27,12 @@ std::uint64_t usable_memory(const Gpu& gpu, Os os) {
     return bytes > reserved ? bytes - reserved : 0;
 }
 
+std::uint64_t usable_memory(const Gpu& gpu, Os os, const Engine* engine) {
+    const std::uint64_t bytes = usable_memory(gpu, os);
+    const std::uint64_t reserve = engine_reserve_bytes(engine, gpu);
+    return bytes > reserve ? bytes - reserve : 0;
+}
+
 bool HostPlatform::holds(const Gpu& gpu, std::int64_t count) const {
     if (count > max_gpus) return false;
     if (!gpus.empty()) return std::find(gpus.begin(), gpus.end(), gpu.id) != gpus.end();

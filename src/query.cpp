@@ -105,7 +105,7 @@ RankOptions rank_options(const Request& r, const Workload& w) {
                                          w.gpus, o.max_gpus));
     }
     if (r.has(Field::Parallel)) o.parallel = w.parallel;
-    if (const auto& v = r.get(Field::Offload)) o.offload = parse_offload(v->text, v->origin);
+    if (const auto offload = offload_request(r)) o.offload = *offload;
     if (const auto& v = r.get(Field::Ram)) {
         o.ram_bytes = parse_bytes(v->text, v->origin);
         if (*o.ram_bytes == 0)

@@ -542,7 +542,10 @@ std::string fit_json(const std::string& label, std::span<const Gpu* const> cards
         const FitRow& f = result.rows[i];
         const Recommendation& p = f.plan;
         j.begin_object();
-        j.field("model", f.preset->id).field("params", f.workload.model.params);
+        j.field("model", f.model).field("params", f.workload.model.params);
+        j.field("file", f.file.empty() ? std::nullopt : std::optional<std::string_view>(f.file));
+        j.field("released",
+                f.released.empty() ? std::nullopt : std::optional<std::string_view>(f.released));
         j.field("quant", f.quant)
             .field("bits_per_weight", std::round(f.bits_per_weight * 100) / 100);
         j.field("engine", p.engine ? std::optional<std::string_view>(p.engine->id) : std::nullopt);

@@ -483,7 +483,7 @@ std::string fit_text(const std::string& label, std::span<const Gpu* const> cards
                                format_gib(p.usable_bytes));
         const Limits l = p.limits.value_or(Limits{});
         t.rows.push_back(
-            {std::to_string(i + 1), sanitize(f.preset->id), format_count(f.workload.model.params),
+            {std::to_string(i + 1), sanitize(f.model), format_count(f.workload.model.params),
              f.quant == "none" ? std::string(to_string(f.workload.precision)) : f.quant, fitw,
              fmt::format("{}{}", l.max_context_tokens, l.context_capped_by_model ? " (max)" : ""),
              format_rate(p.performance.decode_tokens_per_s) + " tok/s",
@@ -491,16 +491,16 @@ std::string fit_text(const std::string& label, std::span<const Gpu* const> cards
     }
     if (format == Format::Csv) return render_csv(t);
     std::string out = heading(
-        fmt::format("Models that run on {} ({} of {} presets; at least {} tokens of context)",
+        fmt::format("Models that run on {} ({} of {} {}; at least {} tokens of context)",
                     sanitize(label), result.rows.size(),
-                    result.rows.size() + result.left_out.size(), fit.min_context),
+                    result.rows.size() + result.left_out.size(), result.what, fit.min_context),
         format, style);
     (void)cards;
     out += render(t, format, style);
-    if (format == Format::Table)
-        out += "Ranked by quality (fully on the GPU first, then parameters, then bits per weight)" +
-               std::string(fit.by_speed ? "; --rank-by speed: by decode speed" : "") + ".\n";
-    if (result.rows.empty()) out += "No preset runs on it; see 'gpuadvise fit -v' for why.\n";
+    if (format == Format::Table) out += result.ranking + ".\n";
+    if (result.rows.empty())
+        out += fmt::format("None of the {} runs on it; see 'gpuadvise fit -v' for why.\n",
+                           result.what);
     return out;
 }
 

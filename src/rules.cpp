@@ -58,6 +58,17 @@ double headroom_share(const PlanContext& c) {
            static_cast<double>(c.usable_bytes);
 }
 
+// Whether a plan that fits is tight: the high end of the estimate's band (or,
+// without one, the thin-headroom share) does not fit.
+bool tight(const PlanContext& c, const RuleData& thin) {
+    const double share = headroom_share(c);
+    if (share < 0) return false;
+    if (c.memory.band)
+        return static_cast<double>(c.memory.per_gpu_bytes) * c.memory.band->second >
+               static_cast<double>(c.usable_bytes);
+    return share < thin.get("min_headroom_share");
+}
+
 // A score rule: fires when `applies`, multiplying the plan's score by its factor.
 template <typename P>
 Hit score(const PlanContext& c, const RuleData& d, P applies, std::string_view what) {
@@ -138,9 +149,13 @@ std::vector<Rule> make_registry() {
                  if (fp8_training_recipe(c.gpu)) return std::nullopt;
                  return fire(c, [&] { return fp8_training_refusal(c.gpu); });
              }
-             const bool wants = (w.quant.format && w.quant.format->tensor_path == "fp8") ||
-                                (!w.trains() && !w.is_fixed() && w.kv_dtype == KvDtype::Fp8);
-             if (!wants || c.gpu.tflops.fp8) return std::nullopt;
+             const bool kv = !w.trains() && !w.is_fixed() && w.kv_dtype == KvDtype::Fp8;
+             const bool weights = w.quant.format && w.quant.format->tensor_path == "fp8";
+             if (!(kv || weights) || c.gpu.tflops.fp8) return std::nullopt;
+             // FP8 weights alone run as weight-only FP8 where the engine has a
+             // kernel for it (vLLM's FP8 Marlin); fp8-weight-only says so.
+             if (!kv && !w.trains() && w.engine && fp8_weight_only(*w.engine, c.gpu))
+                 return std::nullopt;
              return fire(c, [&] {
                  return fmt::format("{} has no native fp8; use int8 or 16-bit", c.gpu.arch_family);
              });
@@ -404,6 +419,42 @@ std::vector<Rule> make_registry() {
                      "only {:.1f} GiB headroom ({:.0f} %): longer sequences or fragmentation may "
                      "OOM",
                      gib(c.usable_bytes - c.memory.per_gpu_bytes), 100.0 * share);
+             });
+         }});
+    r.push_back({"fp8-weight-only", RuleKind::Warn,
+                 "FP8 weights on a card without FP8 tensor cores run as weight-only FP8 where the "
+                 "engine has a kernel for it (vLLM's FP8 Marlin): slower prefill, said so",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     const Workload& w = c.workload;
+                     if (w.trains() || w.is_fixed() || !w.engine || !w.quant.format ||
+                         w.quant.format->tensor_path != "fp8" || !fp8_weight_only(*w.engine, c.gpu))
+                         return std::nullopt;
+                     return fire(c, [&] {
+                         const EngineBackend* b = w.engine->backend(c.gpu.platform);
+                         return fmt::format("{} on {} (compute capability {}): {}", w.engine->name,
+                                            c.gpu.name, c.gpu.compute_capability.value_or("?"),
+                                            b->fp8_weight_only_note);
+                     });
+                 }});
+    r.push_back(
+        {"windows-sysmem-fallback", RuleKind::Warn,
+         "--os windows with a tight or too large plan on an NVIDIA card: the driver spills "
+         "to shared system memory instead of failing, and runs far slower",
+         [](const PlanContext& c, const RuleData& d) -> Hit {
+             if (c.os != Os::Windows || c.gpu.vendor != Vendor::Nvidia ||
+                 c.gpu.shares_host_memory() || c.workload.is_fixed())
+                 return std::nullopt;
+             const bool over = c.memory.per_gpu_bytes > c.usable_bytes;
+             if (!over && !tight(c, rule_data("thin-headroom"))) return std::nullopt;
+             return fire(c, [&] {
+                 return fmt::format(
+                     "Windows: {} GPU memory, NVIDIA's driver (since {:.2f}) moves "
+                     "allocations to shared system memory instead of failing: the run "
+                     "goes on at PCIe speed; set 'CUDA - Sysmem Fallback Policy' to "
+                     "'Prefer No Sysmem Fallback' (NVIDIA Control Panel, driver {:.2f}+) to "
+                     "get an out-of-memory error instead",
+                     over ? "beyond the card's" : "near the end of the card's",
+                     d.get("fallback_driver"), d.get("setting_driver"));
              });
          }});
     r.push_back({"stack-maturity", RuleKind::Warn,

@@ -58,6 +58,10 @@ Quant checkpoint_quant(const CheckpointQuant& c) {
 namespace workload_detail {
 
 Workload Resolver::run() {
+    w_.precision_given = r_.has(Field::Precision);
+    w_.quant_given = r_.has(Field::Quant);
+    w_.optimizer_given = r_.has(Field::Optimizer);
+    w_.context_given = r_.has(Field::Seq) || r_.has(Field::Prompt) || r_.has(Field::Gen);
     if (task_is_fixed()) return fixed();
     model();
     if (w_.model.image) return image();

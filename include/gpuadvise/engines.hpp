@@ -54,6 +54,35 @@ struct EngineBackend {
     // engine's own (vLLM on ROCm: no AWQ, GPTQ or bitsandbytes); empty = all.
     std::span<const QuantFamily> formats;
     std::string_view source;
+    // Memory the engine keeps free on each card of this platform (Ollama's
+    // MinimumMemory: 457 MiB, 512 MiB on Metal); usable memory is less by it.
+    std::uint64_t reserve_bytes = 0;
+    std::string_view reserve_source;
+    // FP8 checkpoints on cards without an FP8 path: the lowest compute
+    // capability that runs them as weight-only FP8 (vLLM's FP8 Marlin, W8A16);
+    // 0 = such cards are refused.
+    double fp8_weight_only_min_cc = 0;
+    std::string_view fp8_weight_only_note;
+    std::string_view fp8_weight_only_source;
+};
+
+// A default context by the memory of the cards (Ollama picks num_ctx by the
+// total VRAM it finds): `tokens` from `min_gib` of memory up.
+struct ContextTier {
+    double min_gib = 0;
+    std::int64_t tokens = 0;
+};
+
+// What a framework trains where (mlx-lm on Apple silicon): the methods, the
+// platforms, the QLoRA base format it quantises to, the optimizer it uses
+// by default, and the caveat shown with its plans.
+struct EngineTraining {
+    std::span<const std::string_view> methods;  // "lora", "qlora"
+    std::span<const SoftwarePlatform> platforms;
+    std::string_view qlora_base;  // a data/quants.json id ("mlx-4bit")
+    std::string_view optimizer;   // an --optimizer choice ("adamw")
+    std::string_view note;
+    std::string_view source;
 };
 
 // What one flag of a serving command sets (data/engines.json "serve.flags").
@@ -152,6 +181,19 @@ struct Engine {
     // whose template it uses instead (LM Studio runs llama.cpp's server).
     std::optional<ServeTemplate> serve;
     std::string_view serve_with;
+    // `fit`: the weight formats tried best first ("default" = the workload's
+    // own: the checkpoint's format, QLoRA's base), the rung offload is tried
+    // from when none fits, and why. Checked against data/quants.json when the
+    // program is built.
+    std::span<const std::string_view> fit_ladder;
+    std::string_view fit_offload_from;
+    std::string_view fit_ladder_source;
+    // The context it serves when none is given, by the box's memory (largest
+    // tier first); empty: the workload's default.
+    std::span<const ContextTier> default_context;
+    std::string_view default_context_source;
+    std::optional<EngineTraining> training;
+    std::string_view formats_source;  // where `formats` comes from, when not `source`
 
     const EngineBackend* backend(SoftwarePlatform p) const;
     bool loads(QuantFamily f) const;
@@ -177,6 +219,23 @@ EngineFit engine_fit(const Engine& engine, const Gpu& gpu, bool describe = true)
 EngineFit engine_fit(const Engine& engine, const Gpu& gpu, QuantFamily f, bool describe = true);
 
 Parsed<Engine> parse_engines(std::string_view text, std::string_view source);
+
+// Every fit_ladder rung and QLoRA base names a format of `formats` (with its
+// parameter in range) of a family the engine loads, and fit_offload_from is a
+// rung; throws InputError naming `source`, the engine and the rung. The
+// generator runs it, so an unknown format fails the build.
+void check_engine_formats(std::span<const Engine> rows, std::span<const QuantFormat> formats,
+                          std::string_view source);
+
+// The memory `engine` keeps free on `gpu` (its backend's reserve); 0 without one.
+std::uint64_t engine_reserve_bytes(const Engine* engine, const Gpu& gpu);
+// Whether `engine` runs FP8 weights on `gpu` only as weight-only FP8 (no FP8
+// tensor path on the card, and the backend's weight-only kernel covers it).
+bool fp8_weight_only(const Engine& engine, const Gpu& gpu);
+// The training of `engine` on `gpu` for `method` ("lora"); nullptr when it
+// does not train it there.
+const EngineTraining* engine_training(const Engine& engine, const Gpu& gpu,
+                                      std::string_view method);
 
 // The compiled-in engines (data/engines.json, generated at build time).
 namespace embedded {

@@ -87,6 +87,8 @@ enum class Field : std::uint8_t {
     // the host
     Os,
     Offload,
+    CpuMoe,
+    NCpuMoe,
     Ram,
     RamBandwidth,
     Vram,
@@ -112,6 +114,7 @@ enum class Field : std::uint8_t {
     MinContext,
     MinSpeed,
     Family,
+    ModelsDir,
     // output and data
     Format,
     Color,

@@ -157,6 +157,37 @@ Architecture architecture_from_json(const json::Value& config, std::string_view 
 // hidden/layers = 128, vocab 128256 (32000 below 1B), tied below 4B.
 Architecture infer_architecture(std::uint64_t params);
 
+// A family's generation (data/models.json "generations"): when it was
+// released, and the name fragments that recognise it in a file's or a
+// folder's name ("llama-3.1", "qwen3"), for fit's quality proxy.
+struct ModelGeneration {
+    std::string id;        // "llama-3.1"
+    std::string family;    // "llama"
+    std::string released;  // "2024-07"
+    std::vector<std::string> match;
+    std::string source;
+};
+
+// How fit orders models that fit alike (data/models.json "quality_proxy"):
+// log2(parameters) + (release - reference) / halving_months.
+struct QualityProxy {
+    std::string reference;  // "2024-01": the release counted for a model of unknown release
+    double halving_months = 16;
+    std::string source;
+};
+
+struct ModelGenerations {
+    std::vector<ModelGeneration> rows;
+    QualityProxy proxy;
+};
+
+ModelGenerations parse_model_generations(std::string_view json_text, std::string_view source);
+// The generation a name belongs to ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"
+// -> llama-3.1): the longest match fragment it contains; nullptr for none.
+const ModelGeneration* match_generation(const ModelGenerations& g, std::string_view name);
+// Months since year 0 of "2024-07"; nullopt when it is not YYYY-MM.
+std::optional<int> release_months(std::string_view yyyy_mm);
+
 struct ModelPreset {
     std::string id;
     std::string name;
@@ -169,6 +200,9 @@ struct ModelPreset {
     // Image generation and vision presets ("kind": "diffusion" or "vision")
     // carry their pipeline instead of a language model's config.
     std::optional<ImageModel> image;
+    // Its generation (data/models.json "generations") and release month
+    // (the generation's, or the preset's own "released").
+    std::string generation, family, released;
 };
 
 std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::string_view source);
@@ -187,6 +221,7 @@ bool looks_like_size(std::string_view name);
 namespace embedded {
 std::string_view models_json();
 const std::vector<ModelPreset>& model_presets();
+const ModelGenerations& model_generations();
 inline constexpr std::string_view kModelsSource = "embedded data/models.json";
 }  // namespace embedded
 

@@ -9,9 +9,11 @@
 // first and then whole layers. The rules and their sources are in
 // docs/runtimes.md.
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "gpuadvise/enum_table.hpp"
+#include "gpuadvise/fields.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -21,9 +23,17 @@ enum class OffloadKind : std::uint8_t { None, Auto, Layers, Experts };
 struct OffloadRequest {
     OffloadKind kind = OffloadKind::None;
     std::int64_t gpu_layers = 0;  // Layers: as llama.cpp's -ngl (layers + 1 = the output too)
+    // Experts: the layers whose experts stay on the host, the first ones (as
+    // --n-cpu-moe N); 0 = every layer's (as --cpu-moe).
+    std::int64_t host_expert_layers = 0;
 };
-// "auto", "none", "experts" or a layer count; throws InputError naming `what`.
+// "auto", "none", "experts" or a layer count, and llama.cpp's own spellings:
+// "cpu-moe" / "--cpu-moe", "n-cpu-moe N" / "--n-cpu-moe=N" / "-ncmoe N",
+// "-ngl N" / "--n-gpu-layers N"; throws InputError naming `what`.
 OffloadRequest parse_offload(std::string_view text, std::string_view what);
+// The request of --offload, --cpu-moe and --n-cpu-moe (one of them at most);
+// nullopt without any.
+std::optional<OffloadRequest> offload_request(const Request& r);
 
 // Where the model ended up.
 enum class OffloadMode : std::uint8_t { Gpu, Layers, Experts };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/engines.hpp"
 #include "gpuadvise/enum_table.hpp"
 #include "gpuadvise/json.hpp"
 
@@ -31,6 +32,9 @@ std::uint64_t os_reserved_bytes(Os os);
 // recommendedMaxWorkingSetSize: 2/3 of 32 GB and smaller machines, 3/4 of
 // larger ones; AMD's default GTT of half the RAM; see docs/catalog.md).
 std::uint64_t usable_memory(const Gpu& gpu, Os os);
+// The same less what `engine` keeps free on the card (Ollama's reserve);
+// `engine` may be null.
+std::uint64_t usable_memory(const Gpu& gpu, Os os, const Engine* engine);
 
 enum class PlatformKind : std::uint8_t { Desktop, Workstation, Server, Baseboard, Apple };
 inline constexpr auto kPlatformKinds =

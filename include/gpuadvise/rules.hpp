@@ -81,6 +81,7 @@ struct PlanContext {
     bool have_host = false;                   // --have-host: the platform costs nothing
     std::int64_t nodes = 1;                   // servers of the platform joined by a fabric
     std::optional<double> deadline_hours;     // --deadline: the job must finish within it
+    Os os = Os::Linux;                        // --os
 };
 
 struct Rule {

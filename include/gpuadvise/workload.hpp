@@ -6,6 +6,7 @@
 // so the CLI, `batch` lines and the fuzzers all share one path.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -195,6 +196,7 @@ struct ModelFile {
     std::uint64_t params = 0;
     std::uint64_t weight_bytes = 0;
     std::string quantization;  // "Q4_K", "BF16", ...
+    std::string name;          // the model's own name (GGUF general.name), "" when absent
 };
 
 // What the CLI read from files for the model flags (the core does no I/O).
@@ -274,6 +276,12 @@ struct Workload {
     // The user's measured runs (calibrate), applied where the key matches;
     // null when there is no calibration file. Owned by the caller.
     const struct Calibration* calibration = nullptr;
+    // What the user gave rather than the defaults filled (apply_card_defaults
+    // changes only defaults).
+    bool precision_given = false;
+    bool quant_given = false;
+    bool optimizer_given = false;
+    bool context_given = false;  // --seq, --prompt or --gen
     // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
     std::vector<std::string> assumed;
     // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").
@@ -295,6 +303,17 @@ Workload resolve_workload(const Request& request, const ModelInputs& inputs,
                           const std::vector<ModelPreset>& presets);
 
 std::string lora_targets_text(const Workload& w);
+
+// The defaults that depend on the cards a plan runs on, applied to its
+// workload: an image or vision model computes in fp16 on cards without bf16
+// (V100, T4), an engine with a default context by memory (Ollama's num_ctx by
+// total VRAM) gets it, and a framework that trains on the cards' platform
+// (mlx-lm on Apple silicon) trains the plan, with its QLoRA base format and
+// optimizer. Only values the user did not give change, each recorded in
+// `assumed`. Returns whether anything changed. The ranking applies it to each
+// plan; `fit` and the commands with --gpu to their box.
+bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards);
+bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count);
 
 // The strategy of a multi-GPU workload the user did not choose one for:
 // sharding for training, tensor parallel for inference.

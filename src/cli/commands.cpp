@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -92,13 +93,18 @@ int cmd_estimate(Context& ctx) {
     if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
     const Recommendation rec = plan_box(ctx.request, box, cards, options);
     const auto launch = emit_launch(ctx, box, &rec);
+    // The workload and memory shown are the plan's: with the defaults its
+    // cards set (Ollama's context by VRAM, fp16 vision on cards without bf16).
+    Workload on_cards = w;
+    const MemoryEstimate shown = apply_card_defaults(on_cards, cards) ? estimate(on_cards) : memory;
     if (ctx.json())
-        return ctx.emit(with_newline(estimate_json(w, memory, &rec, launch ? &*launch : nullptr)),
-                        kExitOk);
+        return ctx.emit(
+            with_newline(estimate_json(on_cards, shown, &rec, launch ? &*launch : nullptr)),
+            kExitOk);
     if (ctx.format == Format::Csv)
         return ctx.emit(render_csv(performance_table(rec.performance)), kExitOk);
-    std::string out = "Workload\n" + workload_text(w) + '\n' +
-                      memory_text(memory, w, ctx.format, ctx.style) + '\n';
+    std::string out = "Workload\n" + workload_text(on_cards) + '\n' +
+                      memory_text(shown, on_cards, ctx.format, ctx.style) + '\n';
     out += fmt::format("On {} ({}): {}\n", sanitize(plan_label(rec)), to_string(rec.strategy),
                        verdict_text(rec));
     out += render(performance_table(rec.performance), ctx.format, ctx.style);
@@ -111,6 +117,7 @@ int cmd_estimate(Context& ctx) {
 int cmd_check(Context& ctx) {
     Workload w = resolve(ctx);
     auto cards = target_cards(ctx, w);
+    apply_card_defaults(w, cards);  // the workload shown is the plan's
     const RankOptions options = rank_options(ctx.request, w);
     const Recommendation rec = plan_box(ctx.request, w, cards, options);
     const int code = rec.fits ? kExitOk : kExitNo;
@@ -249,7 +256,89 @@ int cmd_calibrate(Context& ctx) {
     return ctx.emit(out, kExitOk);
 }
 
-// Which presets run on a box: the reverse of the main command.
+// The user's own models for fit: --gguf, --hf-config, --safetensors,
+// --model-dir, or every GGUF of --models-dir grouped by model (one name,
+// architecture and parameter count: the same model at several
+// quantizations). Empty when none is given (fit tries the presets).
+std::vector<FitModel> own_models(Context& ctx, std::vector<std::string>& skipped) {
+    const Request& r = ctx.request;
+    const ModelGenerations& generations = embedded::model_generations();
+    const auto place = [&](FitModel& m, std::initializer_list<std::string_view> names) {
+        for (const std::string_view n : names)
+            if (const ModelGeneration* g = match_generation(generations, n)) {
+                m.generation = g->id;
+                m.released = g->released;
+                return;
+            }
+    };
+    const auto stem = [](const std::string& path) {
+        return std::filesystem::path(path).filename().replace_extension().string();
+    };
+    std::vector<FitModel> out;
+    if (const auto& v = r.get(Field::ModelsDir)) {
+        for (const Field f : {Field::Gguf, Field::HfConfig, Field::ModelDir, Field::Safetensors})
+            if (const auto& other = r.get(f))
+                throw InputError(fmt::format("{} and {} both name the models to fit; give one",
+                                             v->origin, other->origin));
+        GgufFolder folder = read_gguf_folder(v->text, v->origin);
+        skipped = std::move(folder.skipped);
+        for (ModelFile& f : folder.files) {
+            const auto same = [&](const FitModel& m) {
+                const ModelFile& g = m.files.front();
+                return g.name == f.name && g.params == f.params &&
+                       g.arch.has_value() == f.arch.has_value() &&
+                       (!g.arch || g.arch->model_type == f.arch->model_type);
+            };
+            const auto it = std::find_if(out.begin(), out.end(), same);
+            if (it != out.end()) {
+                it->files.push_back(std::move(f));
+                continue;
+            }
+            FitModel m;
+            m.id = sanitize(f.name.empty() ? stem(f.source) : f.name, 60);
+            place(m, {f.name, f.source});
+            m.files.push_back(std::move(f));
+            out.push_back(std::move(m));
+        }
+        // Two models of one name (two fine-tunes called "Llama 3.1 8B") are told
+        // apart by their first file.
+        for (FitModel& m : out)
+            if (std::count_if(out.begin(), out.end(),
+                              [&](const FitModel& o) { return o.id == m.id; }) > 1)
+                m.id += " (" + sanitize(stem(m.files.front().source), 40) + ")";
+        return out;
+    }
+    if (!r.has(Field::Gguf) && !r.has(Field::HfConfig) && !r.has(Field::ModelDir) &&
+        !r.has(Field::Safetensors))
+        return out;
+    const ModelInputs inputs = model_inputs(ctx);
+    FitModel m;
+    if (inputs.model_file) {
+        const ModelFile& f = *inputs.model_file;
+        m.id = sanitize(f.name.empty() ? stem(f.source) : f.name, 60);
+        place(m, {f.name, f.source, f.path});
+        m.files.push_back(f);
+        if (!f.arch && inputs.hf_config_text) {
+            // --safetensors with --hf-config: the shape travels with the file.
+            m.files.front().arch = parse_hf_config(*inputs.hf_config_text, inputs.hf_config_source);
+        }
+    } else {
+        const auto& v = r.get(Field::HfConfig);
+        // A folder's config.json is named by its folder ("Qwen3-8B/config.json").
+        const std::filesystem::path config(v->text);
+        const std::string folder_name = config.parent_path().filename().string();
+        m.id = sanitize(config.filename() == "config.json" && !folder_name.empty()
+                            ? folder_name
+                            : inputs.hf_config_source,
+                        60);
+        m.shape = inputs;
+        place(m, {v->text, std::filesystem::path(v->text).parent_path().string()});
+    }
+    out.push_back(std::move(m));
+    return out;
+}
+
+// Which models run on a box: the reverse of the main command.
 int cmd_fit(Context& ctx) {
     const Request& r = ctx.request;
     if (!r.has(Field::Gpu))
@@ -257,8 +346,17 @@ int cmd_fit(Context& ctx) {
             "fit needs --gpu (a catalog id, 'local', or a list like rtx-3090,rtx-3060-12gb); "
             "--vram then sets its memory");
     Request base = r;
-    // Local users run llama.cpp and its wrappers: the default engine for fit.
-    if (!base.has(Field::Engine) && !base.has(Field::Method))
+    // The model files are read here; the workload sees each file as a rung.
+    for (const Field f :
+         {Field::Gguf, Field::HfConfig, Field::ModelDir, Field::Safetensors, Field::ModelsDir})
+        base.clear(f);
+    std::vector<std::string> skipped;
+    std::vector<FitModel> models = own_models(ctx, skipped);
+    const bool own = !models.empty();
+    // Local users run llama.cpp and its wrappers: the default engine for fit,
+    // except for a Hugging Face folder, which the serving engines load.
+    const bool folder = r.has(Field::ModelDir) || r.has(Field::Safetensors);
+    if (!base.has(Field::Engine) && !base.has(Field::Method) && !folder)
         base.set(Field::Engine, "llama.cpp", "fit's default engine");
     Workload shape;  // only the card count, which target_cards reads
     if (const auto& v = r.get(Field::Gpus))
@@ -278,25 +376,32 @@ int cmd_fit(Context& ctx) {
     FitOptions fit;
     if (const auto& v = r.get(Field::MinContext))
         fit.min_context = parse_positive_int(v->text, v->origin, 1LL << 24);
-    if (const auto& v = r.get(Field::MinSpeed))
+    if (const auto& v = r.get(Field::MinSpeed)) {
         fit.min_speed = parse_positive_real(v->text, v->origin);
+        fit.min_speed_given = true;
+    }
     if (const auto& v = r.get(Field::Family)) {
         fit.family = lower(trim(v->text));
-        // A family no preset belongs to would answer "nothing runs".
+        // A family no model belongs to would answer "nothing runs".
         std::vector<std::string> families;
         bool known = false;
-        for (const ModelPreset& p : embedded::model_presets()) {
-            known = known || (!fit.family.empty() && p.id.find(fit.family) != std::string::npos);
-            const std::string first = p.id.substr(0, p.id.find_first_of("-0123456789"));
+        const auto add = [&](const std::string& id) {
+            known =
+                known || (!fit.family.empty() && lower(id).find(fit.family) != std::string::npos);
+            const std::string first = id.substr(0, id.find_first_of("-0123456789 "));
             if (!first.empty() &&
                 std::find(families.begin(), families.end(), first) == families.end())
                 families.push_back(first);
-        }
+        };
+        if (own)
+            for (const FitModel& m : models) add(m.id);
+        else
+            for (const ModelPreset& p : embedded::model_presets()) add(p.id);
         if (!known) {
             std::string list;
             for (const auto& f : families) list += (list.empty() ? "" : ", ") + f;
-            throw InputError(fmt::format("{} {}: no preset's name holds it; families: {}",
-                                         v->origin, quote(v->text), list));
+            throw InputError(fmt::format("{} {}: no {} name holds it; families: {}", v->origin,
+                                         quote(v->text), own ? "model's" : "preset's", list));
         }
     }
     fit.by_speed = options.rank_by == RankBy::Speed;
@@ -305,7 +410,18 @@ int cmd_fit(Context& ctx) {
             fmt::format("fit --rank-by {}: fit ranks by quality (the default) or speed",
                         to_string(options.rank_by)));
     fit.allow_offload = !r.has(Field::Offload) || options.offload.kind != OffloadKind::None;
-    const FitResult result = fit_models(base, embedded::model_presets(), cards, options, fit);
+    if (own) {
+        if (!fit.family.empty())
+            std::erase_if(models, [&](const FitModel& m) {
+                return lower(m.id).find(fit.family) == std::string::npos;
+            });
+    } else {
+        models = preset_models(embedded::model_presets(), fit.family);
+    }
+    FitResult result = fit_models(base, models, embedded::model_presets(), cards, options, fit,
+                                  embedded::model_generations().proxy);
+    result.left_out.insert(result.left_out.end(), skipped.begin(), skipped.end());
+    for (const std::string& why : result.left_out) spdlog::info("left out {}", sanitize(why, 300));
     Recommendation box;  // for the label
     if (!result.rows.empty()) box = result.rows.front().plan;
     const std::string label =
@@ -459,7 +575,8 @@ constexpr std::uint16_t kOut = kOutputGroup | kCatalogGroup;
 constexpr Field kGpuField[] = {Field::Gpu};
 constexpr Field kEmitField[] = {Field::Emit, Field::Vram};
 constexpr Field kPlanFields[] = {Field::Emit, Field::Vram, Field::MaxGpus};
-constexpr Field kFitFields[] = {Field::RankBy, Field::Top};
+constexpr Field kFitFields[] = {Field::RankBy,   Field::Top,      Field::Gguf,
+                                Field::HfConfig, Field::ModelDir, Field::Safetensors};
 constexpr Field kCompareFields[] = {Field::RankBy, Field::Budget, Field::Deadline};
 constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
 constexpr Positional kCompareArgs[] = {

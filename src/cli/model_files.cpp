@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "gpuadvise/error.hpp"
@@ -50,8 +52,14 @@ ModelFile read_gguf(const std::string& path, std::string_view what) {
         parse_prefix(path, what, [&](const std::string& bytes, std::uint64_t size) {
             return parse_gguf(bytes, size, source);
         });
-    return {source,           path, ModelOrigin::Gguf, info.arch, info.params, info.weight_bytes,
-            info.quantization};
+    return {source,
+            path,
+            ModelOrigin::Gguf,
+            info.arch,
+            info.params,
+            info.weight_bytes,
+            info.quantization,
+            info.name};
 }
 
 ModelFile read_safetensors(const std::string& path, std::string_view what, Stdin& in) {
@@ -118,6 +126,76 @@ ModelFile read_model_dir(const std::string& dir, std::string_view what, Stdin& i
     f.path = dir;
     f.arch = arch;
     return f;
+}
+
+GgufFolder read_gguf_folder(const std::string& dir, std::string_view what) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw InputError(
+            fmt::format("{} {} is not a folder; give the folder that holds your .gguf "
+                        "files",
+                        what, quote(dir)));
+    // Bounded walk: LM Studio keeps models/publisher/repository/file.gguf.
+    constexpr int kMaxDepth = 4;
+    constexpr std::size_t kMaxFiles = 2000;
+    std::vector<fs::path> paths;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    if (ec) throw InputError(fmt::format("{} {}: {}", what, quote(dir), ec.message()));
+    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        if (it.depth() >= kMaxDepth) it.disable_recursion_pending();
+        const fs::path& p = it->path();
+        std::string ext = p.extension().string();
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (ext != ".gguf") continue;
+        std::error_code st;
+        if (!it->is_regular_file(st)) continue;
+        paths.push_back(p);
+        if (paths.size() > kMaxFiles)
+            throw InputError(fmt::format(
+                "{} {} holds more than {} .gguf files; give a folder of the models to compare",
+                what, quote(dir), kMaxFiles));
+    }
+    std::sort(paths.begin(), paths.end());
+    GgufFolder out;
+    for (const fs::path& p : paths) {
+        const std::string shown = display(fs::relative(p, dir, ec).string());
+        const std::string name = p.filename().string();
+        std::string lower_name = name;
+        for (char& c : lower_name)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower_name.rfind("mmproj", 0) == 0) {
+            out.skipped.push_back(
+                fmt::format("{}: a vision projector (mmproj), loaded beside a model", shown));
+            continue;
+        }
+        // llama-gguf-split names its parts NAME-00001-of-00003.gguf; each part
+        // holds only its own tensors.
+        const std::size_t of = lower_name.rfind("-of-");
+        if (of != std::string::npos && of >= 6 && lower_name.size() == of + 4 + 5 + 5 &&
+            lower_name[of - 6] == '-') {
+            if (lower_name.compare(of - 5, 5, "00001") == 0)
+                out.skipped.push_back(
+                    fmt::format("{}: a split GGUF ({} parts); fit reads whole files: merge it with "
+                                "llama-gguf-split --merge",
+                                shown, lower_name.substr(of + 4, 5)));
+            continue;
+        }
+        try {
+            check_inside(dir, p.string(), fmt::format("{} file", what));
+            ModelFile f = read_gguf(p.string(), fmt::format("{} file", what));
+            f.source = shown;
+            out.files.push_back(std::move(f));
+        } catch (const InputError& e) {
+            out.skipped.push_back(fmt::format("{}: {}", shown, e.what()));
+        }
+    }
+    if (out.files.empty())
+        throw InputError(fmt::format(
+            "{} {} holds no GGUF model gpuadvise can read{}; give a folder of .gguf files", what,
+            quote(dir),
+            out.skipped.empty() ? std::string() : fmt::format(" ({})", out.skipped.front())));
+    return out;
 }
 
 }  // namespace gpuadvise::cli

@@ -22,6 +22,7 @@
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/task.hpp"
+#include "gpuadvise/workload.hpp"
 
 namespace {
 
@@ -170,7 +171,10 @@ std::string engines_code(const std::vector<Engine>& rows) {
             backends << "    EngineBackend{" << enum_value("SoftwarePlatform", b.platform) << ", "
                      << enum_value("Support", b.support) << ", " << num(b.min_compute_capability)
                      << ", " << list(defs, "kGfx" + n + "_" + std::to_string(k), b.gfx) << ", "
-                     << str(b.note) << ", " << bformats << ", " << str(b.source) << "},\n";
+                     << str(b.note) << ", " << bformats << ", " << str(b.source) << ", "
+                     << b.reserve_bytes << "ULL, " << str(b.reserve_source) << ", "
+                     << num(b.fp8_weight_only_min_cc) << ", " << str(b.fp8_weight_only_note) << ", "
+                     << str(b.fp8_weight_only_source) << "},\n";
         }
         defs << "constexpr EngineBackend kBackends" << n << "[] = {\n" << backends.str() << "};\n";
         defs << "constexpr QuantFamily kFormats" << n << "[] = {";
@@ -207,6 +211,26 @@ std::string engines_code(const std::vector<Engine>& rows) {
                     platforms + ", " + flag_span + ", " + (t.modelfile ? "true" : "false") + ", " +
                     str(t.source) + "}";
         }
+        std::string context = "{}";
+        if (!e.default_context.empty()) {
+            defs << "constexpr ContextTier kContext" << n << "[] = {";
+            for (const ContextTier& t : e.default_context)
+                defs << "{" << num(t.min_gib) << ", " << t.tokens << "LL}, ";
+            defs << "};\n";
+            context = "std::span<const ContextTier>(kContext" + n + ")";
+        }
+        std::string training = "std::nullopt";
+        if (e.training) {
+            const EngineTraining& t = *e.training;
+            defs << "constexpr SoftwarePlatform kTrainPlatforms" << n << "[] = {";
+            for (std::size_t k = 0; k < t.platforms.size(); ++k)
+                defs << (k ? ", " : "") << enum_value("SoftwarePlatform", t.platforms[k]);
+            defs << "};\n";
+            training = "EngineTraining{" + list(defs, "kTrainMethods" + n, t.methods) +
+                       ", std::span<const SoftwarePlatform>(kTrainPlatforms" + n + "), " +
+                       str(t.qlora_base) + ", " + str(t.optimizer) + ", " + str(t.note) + ", " +
+                       str(t.source) + "}";
+        }
         body << "    Engine{" << str(e.id) << ", " << str(e.name) << ", "
              << list(defs, "kEngineAliases" + n, e.aliases) << ", "
              << (e.inference ? "true" : "false") << ", " << (e.library ? "true" : "false") << ", "
@@ -217,7 +241,10 @@ std::string engines_code(const std::vector<Engine>& rows) {
              << n << "), std::span<const QuantFamily>(kFormats" << n << "), "
              << list(defs, "kKv" + n, e.kv_dtypes) << ", " << str(e.source) << ", "
              << e.prefill_chunk << ", " << str(e.prefill_chunk_source) << ", " << serve << ", "
-             << str(e.serve_with) << "},\n";
+             << str(e.serve_with) << ", " << list(defs, "kFitLadder" + n, e.fit_ladder) << ", "
+             << str(e.fit_offload_from) << ", " << str(e.fit_ladder_source) << ", " << context
+             << ", " << str(e.default_context_source) << ", " << training << ", "
+             << str(e.formats_source) << "},\n";
     }
     return defs.str() + "\nconstexpr Engine kEngines[] = {\n" + body.str() + "};\n";
 }
@@ -329,6 +356,13 @@ int main(int argc, char** argv) {
         const Catalog c = parse_catalog(gpus, "data/gpus.json");
         const auto q = parse_quant_formats(quants, "data/quants.json");
         const auto e = parse_engines(engines, "data/engines.json");
+        // fit's ladders and the training bases name formats of quants.json.
+        check_engine_formats(e.rows, q.rows, "data/engines.json");
+        for (const Engine& row : e.rows)
+            if (row.training)
+                kOptimizers.parse(
+                    row.training->optimizer,
+                    "data/engines.json: " + std::string(row.id) + ": training.optimizer");
         const auto t = parse_tasks(tasks, "data/tasks.json");
         const auto r = parse_rule_data(rules, "data/rules.json");
         const auto p = parse_platforms(platforms, "data/platforms.json");

@@ -81,6 +81,15 @@ TEST_CASE("generated engines equal data/engines.json") {
             CHECK(std::equal(a.backends[k].gfx.begin(), a.backends[k].gfx.end(),
                              b.backends[k].gfx.begin(), b.backends[k].gfx.end()));
         }
+        CHECK(std::equal(a.fit_ladder.begin(), a.fit_ladder.end(), b.fit_ladder.begin(),
+                         b.fit_ladder.end()));
+        CHECK(a.fit_offload_from == b.fit_offload_from);
+        CHECK(a.default_context.size() == b.default_context.size());
+        CHECK(a.training.has_value() == b.training.has_value());
+        for (std::size_t k = 0; k < a.backends.size(); ++k) {
+            CHECK(a.backends[k].reserve_bytes == b.backends[k].reserve_bytes);
+            CHECK(a.backends[k].fp8_weight_only_min_cc == b.backends[k].fp8_weight_only_min_cc);
+        }
         CHECK(a.serve_with == b.serve_with);
         REQUIRE(a.serve.has_value() == b.serve.has_value());
         if (!a.serve) continue;
@@ -177,4 +186,52 @@ TEST_CASE("cloud prices: a median that is not the quotes' own, or an undated quo
     wrong.replace(wrong.find("4.0"), 3, "5.0");  // 5.0 / 2 GPUs is not 2.0 per GPU
     CHECK_THROWS_WITH(parse_cloud_prices(file("2.0", wrong), "t"),
                       Catch::Contains("usd_per_hour / gpus"));
+}
+
+TEST_CASE("fit's ladders name formats of data/quants.json, checked when the program is built") {
+    // The shipped ladders pass the generator's check.
+    CHECK_NOTHROW(
+        check_engine_formats(embedded::engines(), embedded::quant_formats(), "data/engines.json"));
+    for (const Engine& e : embedded::engines()) {
+        INFO(e.id);
+        if (e.inference && !e.library) CHECK_FALSE(e.fit_ladder.empty());
+    }
+    // An unknown id, a parameter out of range, and a format the engine does not load fail.
+    const auto engines_with = [](const char* ladder) {
+        return std::string(R"({"engines": [{"id": "x", "name": "X", "bandwidth_efficiency": 0.8,
+            "layer_overhead_s": 0, "prefill_efficiency": 0.5, "evidence": "t",
+            "multi_gpu": "layers", "memory": "llama.cpp", "formats": ["none", "gguf"],
+            "kv_dtypes": ["fp16"], "backends": [{"platform": "cuda", "support": "yes",
+            "source": "t"}], "source": "t", "fit_ladder_source": "t", "fit_ladder": )") +
+               ladder + "}]}";
+    };
+    const auto check = [&](const char* ladder) {
+        const auto parsed = parse_engines(engines_with(ladder), "engines.json");
+        check_engine_formats(parsed.rows, embedded::quant_formats(), "engines.json");
+    };
+    CHECK_NOTHROW(check(R"(["default", "q8_0", "q4_k_m"])"));
+    CHECK_THROWS_WITH(check(R"(["q8_0", "q9_k"])"),
+                      Catch::Contains("engine 'x': fit_ladder 'q9_k': names no format"));
+    CHECK_THROWS_WITH(check(R"(["awq-int4"])"),
+                      Catch::Contains("is of the awq family, which the engine does not load"));
+    CHECK_THROWS_WITH(check(R"(["q8_0:4"])"), Catch::Contains("takes no parameter"));
+    CHECK_THROWS_WITH(parse_engines(engines_with(R"(["q8_0", "q8_0"])"), "engines.json"),
+                      Catch::Contains("lists 'q8_0' twice"));
+}
+
+TEST_CASE("engine rows: llama.cpp loads FP4, vLLM AWQ and GPTQ on ROCm, Ollama's reserve") {
+    const Engine& llama = *find_engine("llama.cpp");
+    CHECK(llama.loads(QuantFamily::Fp4));
+    CHECK(find_engine("ollama")->loads(QuantFamily::Fp4));
+    const Engine& vllm = *find_engine("vllm");
+    CHECK(vllm.loads(QuantFamily::Awq, SoftwarePlatform::Rocm));
+    CHECK(vllm.loads(QuantFamily::Gptq, SoftwarePlatform::Rocm));
+    CHECK(vllm.backend(SoftwarePlatform::Cuda)->fp8_weight_only_min_cc == 7.5);
+    const Engine& ollama = *find_engine("ollama");
+    CHECK(ollama.backend(SoftwarePlatform::Cuda)->reserve_bytes == 457ULL << 20U);
+    CHECK(ollama.backend(SoftwarePlatform::Metal)->reserve_bytes == 512ULL << 20U);
+    REQUIRE(ollama.default_context.size() == 3);
+    CHECK(ollama.default_context.front().tokens == 262144);
+    REQUIRE(find_engine("mlx")->training.has_value());
+    CHECK(find_engine("mlx")->training->qlora_base == "mlx-4bit");
 }

@@ -445,3 +445,39 @@ TEST_CASE("GLM-4.5 style MoE: q/k/v biases without an o_proj bias, q/k norms, a 
     CHECK(count_params(a).total() ==
           12800 + 2 * (12288 + 128 + 32) + 24576 + 4 * 6144 + 6144 + 260 + 256 + 64);
 }
+
+TEST_CASE("generations: every language preset has a release, and names find their generation") {
+    for (const ModelPreset& p : embedded::model_presets()) {
+        INFO(p.id);
+        if (p.image || p.arch.encoder_only || p.arch.encoder_decoder) continue;
+        CHECK_FALSE(p.generation.empty());
+        CHECK(release_months(p.released).has_value());
+    }
+    const ModelGenerations& g = embedded::model_generations();
+    const auto gen = [&](std::string_view name) {
+        const ModelGeneration* m = match_generation(g, name);
+        return m ? m->id : std::string("-");
+    };
+    CHECK(gen("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf") == "llama-3.1");
+    CHECK(gen("Meta Llama 3 8B Instruct") == "llama-3");
+    CHECK(gen("llama-2-7b-chat.Q4_K_M.gguf") == "llama-2");
+    CHECK(gen("Qwen2.5-Coder-7B-Instruct") == "qwen2.5");
+    CHECK(gen("Qwen3-30B-A3B-Q4_K_M") == "qwen3");
+    CHECK(gen("gemma-2b-it") == "gemma");
+    CHECK(gen("gemma-2-9b-it") == "gemma-2");
+    CHECK(gen("Phi-3.5-mini-instruct") == "phi-3.5");
+    CHECK(gen("my-own-model.gguf") == "-");
+    CHECK(release_months("2024-07") == 2024 * 12 + 6);
+    CHECK_FALSE(release_months("2024-13").has_value());
+    CHECK_FALSE(release_months("July 2024").has_value());
+    CHECK(g.proxy.halving_months == 16);
+    // A preset naming a generation that does not exist fails to parse.
+    CHECK_THROWS_WITH(
+        parse_model_presets(
+            R"({"quality_proxy": {"reference": "2024-01", "halving_months": 16, "source": "t"},
+                "generations": [], "models": [{"id": "m", "generation": "nope",
+                "config": {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2,
+                "intermediate_size": 128, "vocab_size": 100}}]})",
+            "models.json"),
+        Catch::Contains("'nope' is not an id of \"generations\""));
+}

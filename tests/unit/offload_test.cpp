@@ -191,3 +191,50 @@ TEST_CASE("bands: every method and phase has one from bench/accuracy, and estima
                                       "t"),
                     InputError);
 }
+
+TEST_CASE("offload: llama.cpp's own spellings --cpu-moe, --n-cpu-moe N and -ngl N are accepted") {
+    const auto parsed = [](const char* text) { return parse_offload(text, "--offload"); };
+    for (const char* all : {"experts", "cpu-moe", "--cpu-moe", "-cmoe"}) {
+        INFO(all);
+        CHECK(parsed(all).kind == OffloadKind::Experts);
+        CHECK(parsed(all).host_expert_layers == 0);
+    }
+    for (const char* first : {"--n-cpu-moe 20", "--n-cpu-moe=20", "n-cpu-moe:20", "-ncmoe 20"}) {
+        INFO(first);
+        CHECK(parsed(first).kind == OffloadKind::Experts);
+        CHECK(parsed(first).host_expert_layers == 20);
+    }
+    CHECK(parsed("--n-cpu-moe 0").kind == OffloadKind::None);
+    for (const char* layers : {"-ngl 30", "--n-gpu-layers=30", "30"}) {
+        INFO(layers);
+        CHECK(parsed(layers).kind == OffloadKind::Layers);
+        CHECK(parsed(layers).gpu_layers == 30);
+    }
+    CHECK_THROWS_WITH(parsed("--n-cpu-moe lots"), Catch::Contains("--offload '--n-cpu-moe lots'") &&
+                                                      Catch::Contains("number of layers"));
+    CHECK_THROWS_WITH(parsed("half"), Catch::Contains("n-cpu-moe N"));
+    // The flags themselves: --cpu-moe and --n-cpu-moe N, one of them with --offload at most.
+    const auto request = [](test::Values v) { return offload_request(test::request(v)); };
+    CHECK(request({{Field::CpuMoe, "true"}})->kind == OffloadKind::Experts);
+    CHECK(request({{Field::NCpuMoe, "12"}})->host_expert_layers == 12);
+    CHECK_FALSE(request({}).has_value());
+    CHECK_THROWS_WITH(request({{Field::Offload, "auto"}, {Field::NCpuMoe, "12"}}),
+                      Catch::Contains("--offload and --n-cpu-moe both say"));
+    CHECK_THROWS_WITH(request({{Field::NCpuMoe, "-3"}}), Catch::Contains("--n-cpu-moe '-3'"));
+}
+
+TEST_CASE("offload: --n-cpu-moe N keeps the experts of the first N layers on the host") {
+    const Workload w = llama("qwen3-30b-a3b");
+    const MemoryEstimate m = estimate(w);
+    const std::int64_t L = w.model.arch.total_layers();
+    const OffloadPlan all = plan_offload(w, m, k24, 1, {OffloadKind::Experts, 0});
+    const OffloadPlan ten = plan_offload(w, m, k24, 1, {OffloadKind::Experts, 0, 10});
+    CHECK(ten.mode == OffloadMode::Experts);
+    CHECK(ten.host_expert_layers == 10);
+    CHECK(ten.gpu_layers == L);
+    // A quarter of the layers' experts on the host: less there than with --cpu-moe.
+    CHECK(ten.host_bytes < all.host_bytes);
+    CHECK(ten.gpu_bytes > all.gpu_bytes);
+    CHECK_THROWS_WITH(plan_offload(w, m, k24, 1, {OffloadKind::Experts, 0, L + 1}),
+                      Catch::Contains("--n-cpu-moe " + std::to_string(L + 1)));
+}

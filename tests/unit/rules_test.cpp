@@ -52,6 +52,7 @@ struct Case {
     std::optional<OffloadPlan> offload = std::nullopt;
     std::optional<std::uint64_t> host_ram = std::nullopt;
     JobOptions job = {};
+    Os os = Os::Linux;
 };
 
 bool fires(const std::string& id, const Case& c) {
@@ -81,6 +82,7 @@ bool fires(const std::string& id, const Case& c) {
     ctx.offload = c.offload ? &*c.offload : nullptr;
     ctx.host_ram = c.host_ram;
     ctx.deadline_hours = c.job.deadline_hours;
+    ctx.os = c.os;
     for (const auto& hit : evaluate_rules(ctx)) {
         if (hit.id != id) continue;
         CHECK_FALSE(hit.message.empty());
@@ -121,6 +123,31 @@ std::map<std::string, Pair> cases() {
                           [] {
                               return Case{w({{Field::Model, "1B"}, {Field::Quant, "fp8"}})};
                           }};
+    // vLLM's FP8 Marlin: an Ampere card (compute capability 8.0, no FP8 path)
+    // runs FP8 weights as weight-only FP8; an Ada card runs them natively.
+    m["fp8-weight-only"] = {[] {
+                                Case c{w({{Field::Model, "1B"}, {Field::Quant, "fp8"}})};
+                                c.gpu.tflops.fp8.reset();
+                                c.gpu.compute_capability = "8.0";
+                                return c;
+                            },
+                            [] {
+                                Case c{w({{Field::Model, "1B"}, {Field::Quant, "fp8"}})};
+                                c.gpu.compute_capability = "8.9";
+                                return c;
+                            }};
+    m["windows-sysmem-fallback"] = {
+        [&] {
+            Case c{small()};
+            c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
+            c.os = Os::Windows;
+            return c;
+        },
+        [&] {
+            Case c{small()};  // the same tight plan on Linux
+            c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
+            return c;
+        }};
     m["interconnect-domain"] = {
         [] {
             return Case{w({{Field::Model, "1B"}, {Field::Gpus, "16"}, {Field::Parallel, "tp"}})};
@@ -401,4 +428,34 @@ TEST_CASE("score rules carry their factor from data/rules.json") {
     for (const Rule& r : rule_registry())
         if (r.kind == RuleKind::Score) CHECK(rule_data(r.id).get("score_factor") < 1.0);
     CHECK(rule_data("thin-headroom").get("min_headroom_share") == Approx(0.1));
+}
+
+TEST_CASE("FP8 weights on Ampere are weight-only FP8 with vLLM, refused below its kernel") {
+    const auto fp8 = [] { return Case{w({{Field::Model, "1B"}, {Field::Quant, "fp8"}})}; };
+    Case ampere = fp8();
+    ampere.gpu.tflops.fp8.reset();
+    ampere.gpu.compute_capability = "8.0";
+    CHECK_FALSE(fires("precision-fp8", ampere));
+    CHECK(fires("fp8-weight-only", ampere));
+    Case volta = ampere;  // vLLM's FP8 Marlin needs compute capability 7.5
+    volta.gpu.compute_capability = "7.0";
+    CHECK(fires("precision-fp8", volta));
+    CHECK_FALSE(fires("fp8-weight-only", volta));
+    // An FP8 KV cache needs the FP8 path itself: no weight-only way round it.
+    Case kv{w({{Field::Model, "1B"}, {Field::KvDtype, "fp8"}})};
+    kv.gpu.tflops.fp8.reset();
+    kv.gpu.compute_capability = "8.0";
+    CHECK(fires("precision-fp8", kv));
+}
+
+TEST_CASE("Windows warns of the driver's shared-memory fallback only on NVIDIA cards") {
+    Case c{w({{Field::Model, "1B"}})};
+    c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
+    c.os = Os::Windows;
+    CHECK(fires("windows-sysmem-fallback", c));
+    c.gpu.vendor = Vendor::Amd;
+    CHECK_FALSE(fires("windows-sysmem-fallback", c));
+    Case roomy{w({{Field::Model, "1B"}})};
+    roomy.os = Os::Windows;
+    CHECK_FALSE(fires("windows-sysmem-fallback", roomy));
 }

@@ -49,7 +49,8 @@ TEST_CASE("to_bytes saturates instead of overflowing") {
 }
 
 TEST_CASE(
-    "durations: hours, days, weeks and years; no unit, an unknown one or an extreme is refused") {
+    "durations: hours, days, weeks and years, and no unit, an unknown one or an extreme is "
+    "refused") {
     CHECK(parse_duration_hours("30d", "--deadline") == Approx(720));
     CHECK(parse_duration_hours("720h", "--deadline") == Approx(720));
     CHECK(parse_duration_hours("6 weeks", "--deadline") == Approx(1008));

@@ -158,3 +158,103 @@ TEST_CASE("the checkpoint's quantization_config decides the weights, --quant ove
     REQUIRE_FALSE(unknown.warnings.empty());
     CHECK_THAT(unknown.warnings.front(), Catch::Contains("not modelled"));
 }
+
+namespace {
+const Gpu& card(const char* id) {
+    return resolve_gpu(embedded::catalog(), id);
+}
+bool assumed(const Workload& w, std::string_view text) {
+    for (const auto& a : w.assumed)
+        if (a.find(text) != std::string::npos) return true;
+    return false;
+}
+}  // namespace
+
+TEST_CASE("card defaults: vision models compute in fp16 on cards without bf16") {
+    Workload w = test::workload({{Field::Model, "resnet50"}, {Field::Method, "full"}},
+                                embedded::model_presets());
+    REQUIRE(w.precision == Precision::Bf16);
+    CHECK(apply_card_defaults(w, card("v100-sxm2-32gb"), 1));
+    CHECK(w.precision == Precision::Fp16);
+    CHECK(assumed(w, "precision=fp16 (volta has no native bf16"));
+    CHECK_FALSE(apply_card_defaults(w, card("v100-sxm2-32gb"), 1));  // once
+    // A card with bf16 keeps it; so does a precision the user gave.
+    Workload ampere = test::workload({{Field::Model, "resnet50"}, {Field::Method, "full"}},
+                                     embedded::model_presets());
+    CHECK_FALSE(apply_card_defaults(ampere, card("a100-80gb-sxm"), 1));
+    Workload given = test::workload(
+        {{Field::Model, "resnet50"}, {Field::Method, "full"}, {Field::Precision, "bf16"}},
+        embedded::model_presets());
+    CHECK_FALSE(apply_card_defaults(given, card("t4"), 1));
+    CHECK(given.precision == Precision::Bf16);
+    // A language model keeps bf16: vLLM refuses it on Volta rather than cast.
+    Workload llm = test::workload({{Field::Model, "1B"}});
+    CHECK_FALSE(apply_card_defaults(llm, card("v100-sxm2-32gb"), 1));
+}
+
+TEST_CASE("card defaults: Ollama's context by total VRAM, cut to the trained length") {
+    const auto ollama = [](Values extra = {}) {
+        Request r = test::request({{Field::Model, "llama-3.1-8b"}, {Field::Engine, "ollama"}});
+        for (const auto& [f, v] : extra) r.set(f, v, std::string(spec(f).flag));
+        return resolve_workload(r, {}, embedded::model_presets());
+    };
+    Workload w24 = ollama();
+    REQUIRE(w24.seq == 4096);
+    CHECK(apply_card_defaults(w24, card("rtx-4090"), 1));  // 24 GiB: from 23 GiB up
+    CHECK(w24.seq == 32768);
+    CHECK(w24.prompt + w24.gen == w24.seq);
+    CHECK(assumed(w24, "seq=32768 context"));
+    CHECK(assumed(w24, "Ollama's default for 24 GiB"));
+    Workload w48 = ollama();  // two 24 GiB cards: 48 GiB, 262144, cut to 131072
+    CHECK(apply_card_defaults(w48, card("rtx-4090"), 2));
+    CHECK(w48.seq == 131072);
+    CHECK(assumed(w48, "cut to the model's trained context"));
+    Workload w8 = ollama();
+    CHECK_FALSE(apply_card_defaults(w8, card("rtx-4060"), 1));
+    CHECK(w8.seq == 4096);
+    Workload given = ollama({{Field::Seq, "8192"}});
+    CHECK_FALSE(apply_card_defaults(given, card("rtx-4090"), 1));
+    CHECK(given.seq == 8192);
+    // Another engine has no such default.
+    Workload llamacpp = test::workload(
+        {{Field::Model, "llama-3.1-8b"}, {Field::Engine, "llama.cpp"}}, embedded::model_presets());
+    CHECK_FALSE(apply_card_defaults(llamacpp, card("rtx-4090"), 1));
+}
+
+TEST_CASE("card defaults: Ollama keeps its reserve free on each card") {
+    const Gpu& g = card("rtx-4090");
+    const Engine* ollama = find_engine("ollama");
+    REQUIRE(ollama != nullptr);
+    CHECK(usable_memory(g, Os::Linux) - usable_memory(g, Os::Linux, ollama) == 457ULL << 20U);
+    CHECK(usable_memory(g, Os::Linux, find_engine("llama.cpp")) == usable_memory(g, Os::Linux));
+    const Gpu& mac = card("apple-m3-max-40c-128gb");
+    CHECK(usable_memory(mac, Os::Linux) - usable_memory(mac, Os::Linux, ollama) == 512ULL << 20U);
+}
+
+TEST_CASE("card defaults: mlx-lm trains LoRA and QLoRA on Apple silicon") {
+    const Gpu& mac = card("apple-m2-ultra-76c-192gb");
+    Workload q = test::workload({{Field::Model, "8B"}, {Field::Method, "qlora"}});
+    REQUIRE(q.quant.text() == "nf4");
+    CHECK(apply_card_defaults(q, mac, 1));
+    REQUIRE(q.engine != nullptr);
+    CHECK(q.engine->id == "mlx");
+    CHECK(q.quant.text() == "mlx-4bit");
+    CHECK_FALSE(q.double_quant);
+    CHECK(q.optimizer == Optimizer::AdamW);
+    CHECK(assumed(q, "trainer=mlx"));
+    CHECK_FALSE(assumed(q, "double-quant=on"));
+    Workload l = test::workload({{Field::Model, "8B"}, {Field::Method, "lora"}});
+    CHECK(apply_card_defaults(l, mac, 1));
+    CHECK(l.engine->id == "mlx");
+    CHECK(l.quant.none());
+    // Full fine-tunes stay on PyTorch; so does a bitsandbytes optimizer the user chose.
+    Workload full = test::workload({{Field::Model, "1B"}, {Field::Method, "full"}});
+    CHECK_FALSE(apply_card_defaults(full, mac, 1));
+    Workload paged = test::workload(
+        {{Field::Model, "8B"}, {Field::Method, "qlora"}, {Field::Optimizer, "paged-adamw-8bit"}});
+    CHECK_FALSE(apply_card_defaults(paged, mac, 1));
+    // CUDA trains with PyTorch as before.
+    Workload cuda = test::workload({{Field::Model, "8B"}, {Field::Method, "qlora"}});
+    CHECK_FALSE(apply_card_defaults(cuda, card("rtx-4090"), 1));
+    CHECK(cuda.engine == nullptr);
+}

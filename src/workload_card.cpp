@@ -1,0 +1,151 @@
+// The defaults a workload takes from the cards a plan runs on: fp16 for image
+// and vision models on cards without bf16, an engine's default context by
+// the box's memory (Ollama), and the framework that trains on the cards'
+// platform (mlx-lm on Apple silicon). Each changes only a value the user did
+// not give, and says so in `assumed`.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "gpuadvise/platform.hpp"
+#include "gpuadvise/text.hpp"
+#include "gpuadvise/units.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// Replaces the assumption that starts with `key` ("seq=") or adds it.
+void reassume(Workload& w, std::string_view key, std::string text) {
+    const auto at = std::find_if(w.assumed.begin(), w.assumed.end(), [&](const std::string& a) {
+        return std::string_view(a).substr(0, key.size()) == key;
+    });
+    if (at != w.assumed.end())
+        *at = std::move(text);
+    else
+        w.assumed.push_back(std::move(text));
+}
+
+void forget(Workload& w, std::string_view key) {
+    std::erase_if(w.assumed, [&](const std::string& a) {
+        return std::string_view(a).substr(0, key.size()) == key;
+    });
+}
+
+bool lacks_bf16(const Gpu& g) {
+    return !g.tflops.bf16 && !g.is_apple();
+}
+
+// An image or vision model's bf16 default on a card without bf16: fp16,
+// the dtype those cards' tensor cores take (the precision-bf16 rule's fix).
+bool vision_precision(Workload& w, std::span<const Gpu* const> cards) {
+    if (!w.is_image() || w.precision_given || w.precision != Precision::Bf16) return false;
+    const auto it =
+        std::find_if(cards.begin(), cards.end(), [](const Gpu* g) { return lacks_bf16(*g); });
+    if (it == cards.end()) return false;
+    w.precision = Precision::Fp16;
+    reassume(w, "precision=",
+             fmt::format("precision=fp16 ({} has no native bf16; 16-bit autocast in fp16, as "
+                         "vision recipes run on Volta and Turing)",
+                         (*it)->arch_family));
+    return true;
+}
+
+// An engine's context by the box's memory when none was given (Ollama's
+// num_ctx by total VRAM), no longer than the model was trained for.
+bool engine_context(Workload& w, std::span<const Gpu* const> cards) {
+    if (w.trains() || !w.is_language() || w.context_given || w.engine == nullptr ||
+        w.engine->default_context.empty() || cards.empty())
+        return false;
+    // The memory the engine counts: each card's total (a unified pool's GPU
+    // share, as Metal's recommendedMaxWorkingSetSize reports it).
+    double bytes = 0;
+    for (const Gpu* g : cards)
+        bytes +=
+            static_cast<double>(g->unified_pool ? usable_memory(*g, Os::Linux) : g->memory_bytes);
+    const double total_gib = bytes / static_cast<double>(kGiB);
+    std::int64_t tokens = w.engine->default_context.back().tokens;
+    for (const ContextTier& t : w.engine->default_context)
+        if (total_gib >= t.min_gib) {
+            tokens = t.tokens;
+            break;
+        }
+    const std::int64_t trained = w.model.arch.max_position;
+    const bool capped = trained > 0 && tokens > trained;
+    if (capped) tokens = trained;
+    if (tokens == w.seq) return false;
+    // The resolver's split of a context: a quarter generated, at most 512.
+    w.gen = std::max<std::int64_t>(1, std::min<std::int64_t>(512, tokens / 4));
+    w.prompt = std::max<std::int64_t>(1, tokens - w.gen);
+    w.seq = w.prompt + w.gen;
+    reassume(w, "seq=",
+             fmt::format("seq={} context (prompt {} + gen {}): {}'s default for {:.0f} GiB of "
+                         "GPU memory{}",
+                         w.seq, w.prompt, w.gen, w.engine->name, total_gib,
+                         capped ? ", cut to the model's trained context" : ""));
+    return true;
+}
+
+bool bnb_optimizer(Optimizer o) {
+    return o == Optimizer::AdamW8bit || o == Optimizer::PagedAdamW8bit ||
+           o == Optimizer::PagedAdamW32bit;
+}
+
+// A framework that trains this method on the cards' platform (mlx-lm on
+// Apple silicon) trains the plan, unless the user chose what it cannot run
+// (a bitsandbytes format or optimizer).
+bool trainer(Workload& w, std::span<const Gpu* const> cards) {
+    if (!w.trains() || !w.is_language() || w.engine != nullptr || cards.empty()) return false;
+    const Gpu& gpu = *cards.front();
+    for (const Gpu* g : cards)
+        if (g->platform != gpu.platform) return false;
+    const std::string_view method = to_string(w.method);
+    for (const Engine& e : engines()) {
+        const EngineTraining* t = engine_training(e, gpu, method);
+        if (t == nullptr) continue;
+        if (w.optimizer_given && bnb_optimizer(w.optimizer)) continue;
+        const QuantFormat* base = w.method == Method::Qlora && !t->qlora_base.empty()
+                                      ? find_quant(t->qlora_base)
+                                      : nullptr;
+        if (w.quant_given && !w.quant.none() && !e.loads(w.quant.family())) continue;
+        w.engine = &e;
+        reassume(w, "trainer=",
+                 fmt::format("trainer={} ({} trains {} on {})", e.id, e.name, method,
+                             to_string(gpu.platform)));
+        w.warnings.emplace_back(t->note);
+        if (base != nullptr && !w.quant_given) {
+            w.quant = Quant{base, 0};
+            w.double_quant = false;
+            reassume(w, "quant=",
+                     fmt::format("quant={} (the QLoRA base {} trains: {})", base->id, e.name,
+                                 base->name));
+            forget(w, "double-quant=");
+        }
+        if (!w.optimizer_given && bnb_optimizer(w.optimizer)) {
+            w.optimizer = kOptimizers.parse(t->optimizer, "data/engines.json training.optimizer");
+            reassume(w, "optimizer=",
+                     fmt::format("optimizer={} ({}'s default: two moments per trained weight)",
+                                 to_string(w.optimizer), e.name));
+        }
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards) {
+    if (w.is_fixed()) return false;
+    bool changed = vision_precision(w, cards);
+    changed = engine_context(w, cards) || changed;
+    changed = trainer(w, cards) || changed;
+    return changed;
+}
+
+bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count) {
+    const std::vector<const Gpu*> cards(static_cast<std::size_t>(std::max<std::int64_t>(count, 1)),
+                                        &gpu);
+    return apply_card_defaults(w, cards);
+}
+
+}  // namespace gpuadvise
