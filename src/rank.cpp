@@ -83,6 +83,7 @@ std::optional<Recommendation> offload_plan(const Workload& w, const Gpu& gpu,
         o.offload = {OffloadKind::Auto, 0};
         Recommendation rec = evaluate_plan(w, gpu, 1, o, nullptr, describe);
         if (!rec.fits || !rec.offload || rec.offload->mode == OffloadMode::Gpu) continue;
+        if (!(rec.performance.decode_tokens_per_s.value_or(0.0) >= kReadableTokensPerS)) continue;
         if (!best || ranks_before(rec, *best)) best = std::move(rec);
     }
     return best;

@@ -20,11 +20,7 @@
 
 namespace gpuadvise {
 
-// The default --min-speed: about reading speed. A silent reader takes 238
-// words a minute (Brysbaert 2019, J. Memory and Language 109:104047, the
-// meta-analysis of 190 studies), a token is about 3/4 of an English word
-// (OpenAI's tokenizer guide), so 238 / 60 / 0.75 = 5.3 tokens a second.
-inline constexpr double kReadableTokensPerS = 5.0;
+// The default --min-speed is kReadableTokensPerS (rank.hpp): about reading speed.
 
 struct FitOptions {
     // The context every listed model must leave room for: llama.cpp's

@@ -44,6 +44,15 @@ inline constexpr auto kBudgetBases =
                                   {BudgetBasis::HaveHostAssumed, "have-host-assumed"},
                                   {BudgetBasis::RentedJob, "rented-job"}});
 
+// The default --min-speed: about reading speed. A silent reader takes 238
+// words a minute (Brysbaert 2019, J. Memory and Language 109:104047, the
+// meta-analysis of 190 studies), a token is about 3/4 of an English word
+// (OpenAI's tokenizer guide), so 238 / 60 / 0.75 = 5.3 tokens a second.
+inline constexpr double kReadableTokensPerS = 5.0;
+// Offload plans slower than this are not offered by the ranking (and are
+// fit's default --min-speed): a model that answers slower than one reads is
+// not what a user asking for a local plan means by "runs".
+
 struct RankOptions {
     RankBy rank_by = RankBy::Value;
     std::int64_t max_gpus = 8;
