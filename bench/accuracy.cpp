@@ -16,11 +16,12 @@ int main(int argc, char** argv) {
     }
     bool all_rows = false;
     std::ofstream output;
-    std::string bands_path;
+    std::string bands_path, write_before;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--all") all_rows = true;
         if (arg == "--bands" && i + 1 < argc) bands_path = argv[++i];
+        if (arg == "--write-before" && i + 1 < argc) write_before = argv[++i];
         if (arg == "--output" && i + 1 < argc) {
             output.open(argv[++i]);
             if (!output) {
@@ -165,6 +166,9 @@ int main(int argc, char** argv) {
     cluster_report(dir);
     fp8_report(dir);
     image_report(dir, presets);
+    pairs_report(dir, presets);
+    examples_report(dir, presets);
+    summary_report(dir, write_before);
     if (all_rows) {
         std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "
                      "|\n|---|---|---|---|---|\n";

@@ -3,6 +3,7 @@
 namespace accuracy {
 
 std::vector<BandRow> g_bands;
+std::vector<RateSample> g_rates;
 
 std::string read_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -27,6 +28,7 @@
 #include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
 #include "gpuadvise/performance.hpp"
+#include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
@@ -115,6 +117,19 @@ struct BandRow {
 };
 // Filled by the reports, written by --bands.
 extern std::vector<BandRow> g_bands;
+
+// A replayed row as rates (times inverted): what the summary by group, the
+// pairs of cards and the examples read. Filled by the speed, cluster
+// and image reports.
+struct RateSample {
+    std::string id, group;
+    double measured = 0, estimated = 0;
+    double ratio() const { return estimated / measured; }
+};
+extern std::vector<RateSample> g_rates;
+// The groups the targets are stated for (docs/accuracy.md, "Speed by group").
+inline constexpr std::array<std::string_view, 7> kSpeedGroups{
+    "decode", "prefill", "generate", "train (1-8 GPUs)", "multi-node", "diffusion", "vision"};
 
 std::string read_file(const std::string& path);
 
