@@ -16,12 +16,13 @@ int main(int argc, char** argv) {
     }
     bool all_rows = false;
     std::ofstream output;
-    std::string bands_path, write_before;
+    std::string bands_path, write_before, attainable_path;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--all") all_rows = true;
         if (arg == "--bands" && i + 1 < argc) bands_path = argv[++i];
         if (arg == "--write-before" && i + 1 < argc) write_before = argv[++i];
+        if (arg == "--attainable" && i + 1 < argc) attainable_path = argv[++i];
         if (arg == "--output" && i + 1 < argc) {
             output.open(argv[++i]);
             if (!output) {
@@ -161,6 +162,7 @@ int main(int argc, char** argv) {
     calibration_report(samples);
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
+    attainable_report(dir);
     speed_report(dir, models_json, presets);
     runtime_report(dir, presets);
     cluster_report(dir);
@@ -177,6 +179,7 @@ int main(int argc, char** argv) {
                                      s.measured / (1 << 30), s.component / (1 << 30),
                                      pct(s.err(s.component)));
     }
+    if (!attainable_path.empty()) write_attainable(attainable_path);
     if (!bands_path.empty()) {
         std::ofstream bands(bands_path);
         bands << "{\n  \"schema\": 1,\n  \"about\": \"Written by bench/accuracy (cmake --build "

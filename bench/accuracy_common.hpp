@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "csv.hpp"
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/calibrate.hpp"
 #include "gpuadvise/calibration.hpp"
 #include "gpuadvise/embedded.hpp"
@@ -127,6 +128,15 @@ struct RateSample {
     double ratio() const { return estimated / measured; }
 };
 extern std::vector<RateSample> g_rates;
+
+// A coefficient of the speed model with the rows it was fitted on: written
+// into data/attainable.json ("fit") with --attainable.
+struct FitResult {
+    double value = 0;
+    std::int64_t rows = 0;
+    std::string what;
+};
+extern std::map<std::string, FitResult> g_fitted;
 // The groups the targets are stated for (docs/accuracy.md, "Speed by group").
 inline constexpr std::array<std::string_view, 7> kSpeedGroups{
     "decode", "prefill", "generate", "train (1-8 GPUs)", "multi-node", "diffusion", "vision"};

@@ -17,5 +17,7 @@ void runtime_report(const std::string& dir, const std::vector<ModelPreset>& pres
 void pairs_report(const std::string& dir, const std::vector<ModelPreset>& presets);
 void examples_report(const std::string& dir, const std::vector<ModelPreset>& presets);
 void summary_report(const std::string& dir, const std::string& write_before);
+void attainable_report(const std::string& dir);
+void write_attainable(const std::string& path);
 
 }  // namespace accuracy

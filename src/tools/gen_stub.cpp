@@ -66,4 +66,10 @@ std::string_view energy_json() {
 std::span<const HostPlatform> platforms() {
     absent();
 }
+AttainableData attainable() {
+    absent();
+}
+std::string_view attainable_json() {
+    absent();
+}
 }  // namespace gpuadvise::embedded
