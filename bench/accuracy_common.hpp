@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <iostream>
@@ -167,5 +168,18 @@ std::string source_of(const std::string& id);
 BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios);
 
 double metric_bytes(const MemoryEstimate& m, MemoryMetric metric);
+
+// One throughput row replayed (accuracy_speed.cpp).
+struct SpeedSample {
+    std::string id, phase, engine, inputs;
+    double measured = 0, estimated = 0;
+    std::int64_t gpus = 1;
+    bool time = false;  // seconds per step: a time, not a rate
+    double ratio() const { return estimated / measured; }
+};
+std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
+                                        const std::vector<ModelPreset>& presets, std::string* why);
+// The throughput rows: throughput_visible.csv, then throughput_measured.csv.
+std::vector<Row> throughput_rows(const std::string& dir, std::size_t* visible = nullptr);
 
 }  // namespace accuracy

@@ -4,14 +4,6 @@
 
 namespace accuracy {
 
-struct SpeedSample {
-    std::string id, phase, engine, inputs;
-    double measured = 0, estimated = 0;
-    std::int64_t gpus = 1;
-    bool time = false;  // seconds per step: a time, not a rate
-    double ratio() const { return estimated / measured; }
-};
-
 // Replays one throughput row: the workload through the CLI's path, the GPU
 // through the catalog's name resolution, the plan through estimate_performance.
 std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
@@ -96,7 +88,7 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
             {"llama.cpp", "llama.cpp"}, {"autoawq", "autoawq"},  {"transformers", "transformers"},
             {"litgpt", "litgpt"},       {"vllm", "vllm"},        {"tensorrt-llm", "tensorrt-llm"},
             {"exllamav2", "exllamav2"}, {"gpt-fast", "pytorch"}, {"torchao", "pytorch"},
-            {"pytorch", "pytorch"},     {"mlx", "mlx"}};
+            {"pytorch", "pytorch"},     {"mlx", "mlx"},          {"sglang", "sglang"}};
         const auto it = engines.find(engine);
         if (it == engines.end()) {
             *why = "engine " + engine + " is not modelled";
@@ -160,20 +152,26 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
     return sample;
 }
 
+// The shared reference rows, then the collected ones in the same layout
+// (bench/data/README.md, "Collected speed rows").
+std::vector<Row> throughput_rows(const std::string& dir, std::size_t* visible) {
+    auto rows = bench::parse_csv(read_file(dir + "/throughput_visible.csv"));
+    if (visible) *visible = rows.size();
+    if (std::ifstream(dir + "/throughput_measured.csv")) {
+        auto more = bench::parse_csv(read_file(dir + "/throughput_measured.csv"));
+        rows.insert(rows.end(), more.begin(), more.end());
+    }
+    return rows;
+}
+
 // What `gpuadvise calibrate` does for a user with one measured run: for each
 // source, the first per-GPU row of each calibration key is the measured run;
 // it corrects that source's other rows of the key (the user's next runs) and
 // the other sources' rows of the key (the same correction elsewhere).
 void speed_report(const std::string& dir, const Json& models_json,
                   const std::vector<ModelPreset>& presets) {
-    // The shared reference rows, then the collected ones in the same layout
-    // (bench/data/README.md, "Collected speed rows").
-    auto rows = bench::parse_csv(read_file(dir + "/throughput_visible.csv"));
-    const std::size_t visible = rows.size();
-    if (std::ifstream(dir + "/throughput_measured.csv")) {
-        auto more = bench::parse_csv(read_file(dir + "/throughput_measured.csv"));
-        rows.insert(rows.end(), more.begin(), more.end());
-    }
+    std::size_t visible = 0;
+    const auto rows = throughput_rows(dir, &visible);
     std::vector<SpeedSample> samples;
     std::vector<std::pair<std::string, std::string>> skipped;
     for (const Row& r : rows) {
@@ -182,6 +180,13 @@ void speed_report(const std::string& dir, const Json& models_json,
             samples.push_back(*s);
         else
             skipped.emplace_back(r.at("id"), why);
+    }
+    // GPUADVISE_ACCURACY_DUMP=FILE: every replayed row, for a closer look.
+    if (const char* dump = std::getenv("GPUADVISE_ACCURACY_DUMP")) {
+        std::ofstream f(dump);
+        for (const SpeedSample& s : samples)
+            f << s.id << '\t' << s.phase << '\t' << s.engine << '\t' << s.inputs << '\t'
+              << s.measured << '\t' << s.estimated << '\t' << s.ratio() << '\n';
     }
     for (const SpeedSample& s : samples) {
         const std::string group = s.phase != "train" ? s.phase
