@@ -11,18 +11,21 @@ using namespace accuracy;
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::cerr
-            << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n";
+            << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n"
+               "       [--bands FILE] [--write-before FILE] [--attainable FILE] [--fit [--engines FILE]]\n";
         return 2;
     }
-    bool all_rows = false;
+    bool all_rows = false, fit = false;
     std::ofstream output;
-    std::string bands_path, write_before, attainable_path;
+    std::string bands_path, write_before, attainable_path, engines_path;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--all") all_rows = true;
+        if (arg == "--fit") fit = true;
         if (arg == "--bands" && i + 1 < argc) bands_path = argv[++i];
         if (arg == "--write-before" && i + 1 < argc) write_before = argv[++i];
         if (arg == "--attainable" && i + 1 < argc) attainable_path = argv[++i];
+        if (arg == "--engines" && i + 1 < argc) engines_path = argv[++i];
         if (arg == "--output" && i + 1 < argc) {
             output.open(argv[++i]);
             if (!output) {
@@ -163,6 +166,7 @@ int main(int argc, char** argv) {
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     attainable_report(dir);
+    if (fit) fit_report(dir, models_json, presets);
     speed_report(dir, models_json, presets);
     runtime_report(dir, presets);
     cluster_report(dir);
@@ -180,6 +184,7 @@ int main(int argc, char** argv) {
                                      pct(s.err(s.component)));
     }
     if (!attainable_path.empty()) write_attainable(attainable_path);
+    if (!engines_path.empty() && fit) write_engines(engines_path);
     if (!bands_path.empty()) {
         std::ofstream bands(bands_path);
         bands << "{\n  \"schema\": 1,\n  \"about\": \"Written by bench/accuracy (cmake --build "

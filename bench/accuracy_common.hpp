@@ -23,6 +23,7 @@
 #include "gpuadvise/calibrate.hpp"
 #include "gpuadvise/calibration.hpp"
 #include "gpuadvise/embedded.hpp"
+#include "gpuadvise/engines.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/model.hpp"
@@ -138,6 +139,10 @@ struct FitResult {
     std::string what;
 };
 extern std::map<std::string, FitResult> g_fitted;
+// Engine profiles under fit or fitted (--fit): the replay runs these instead
+// of the embedded ones; --engines writes them into data/engines.json.
+extern std::map<std::string, Engine> g_engine_override;
+extern std::map<std::string, std::string> g_engine_evidence;
 // The groups the targets are stated for (docs/accuracy.md, "Speed by group").
 inline constexpr std::array<std::string_view, 7> kSpeedGroups{
     "decode", "prefill", "generate", "train (1-8 GPUs)", "multi-node", "diffusion", "vision"};

@@ -19,5 +19,8 @@ void examples_report(const std::string& dir, const std::vector<ModelPreset>& pre
 void summary_report(const std::string& dir, const std::string& write_before);
 void attainable_report(const std::string& dir);
 void write_attainable(const std::string& path);
+void write_engines(const std::string& path);
+void fit_report(const std::string& dir, const Json& models_json,
+                const std::vector<ModelPreset>& presets);
 
 }  // namespace accuracy

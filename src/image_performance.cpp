@@ -39,12 +39,6 @@ constexpr double kVisionInferTraffic = 10.0;
 // card from that one measurement of the mechanism.
 constexpr double kPageableCopyShare = 0.15;
 
-// Eager PyTorch has a floor per forward at small batches: launching each
-// layer's kernels from Python. NVIDIA DeepLearningExamples' ResNet-50
-// inference takes 10.2-13.4 ms per batch of 1 to 8 on a V100 and on a T4
-// alike (bench/data/image_speed.csv), about 0.2 ms for each of its 50 layers.
-constexpr double kEagerLayerSeconds = 2e-4;
-
 // Diffusion: text encoding, `steps` denoiser steps on the batch (twice the
 // latents under classifier-free guidance), the VAE decode, and the weights
 // diffusers' offload copies in.
