@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
     if (argc < 3) {
         std::cerr
             << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n"
-               "       [--bands FILE] [--write-before FILE] [--attainable FILE] [--fit [--engines FILE]]\n";
+               "       [--bands FILE] [--write-before FILE] [--attainable FILE] [--fit [--engines "
+               "FILE]]\n";
         return 2;
     }
     bool all_rows = false, fit = false;
