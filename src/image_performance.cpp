@@ -144,6 +144,7 @@ void image_performance(Performance& perf, const Workload& w, const Gpu& gpu,
     const AttainableRate rate = attainable_rate(gpu, dtype);
     if (!rate.tflops) return;  // no sourced peak: no speed, said so by the table
     const double attainable = *rate.tflops * compute_platform_factor(gpu, rate);
+    perf.matmul_rate = rate;
     const ImageModel& m = *w.model.image;
     if (m.diffusion)
         diffusion_performance(perf, w, *m.diffusion, gpu, attainable);

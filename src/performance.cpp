@@ -367,6 +367,7 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
     const double gpu_bw =
         gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
     const AttainableRate path = engine_rate(w, e, gpu);
+    if (path.tflops) perf.matmul_rate = path;
     const double rate = path.tflops ? *path.tflops * 1e12 * compute_platform_factor(gpu, path) *
                                           e.prefill_efficiency
                                     : 0.0;
@@ -433,6 +434,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
             }
             micro.matmul += fp8_delta_seconds(w, gpu, tokens, micro.matmul, rate);
         }
+        perf.matmul_rate = attainable;
         double compute_seconds = micro.seconds();
         double comm_seconds = 0, step_comm = 0;
         const double accum = static_cast<double>(w.grad_accum);

@@ -124,6 +124,7 @@ double language_inference(Performance& perf, const Workload& w, const MemoryEsti
     const double bw =
         gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
     const AttainableRate path = engine_rate(w, e, gpu);
+    if (path.tflops) perf.matmul_rate = path;
     const std::optional<double> rate =
         path.tflops ? std::optional(*path.tflops * 1e12 * compute_platform_factor(gpu, path) *
                                     e.prefill_efficiency)

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/network.hpp"
@@ -94,6 +95,12 @@ struct Performance {
     // were multiplied by (with a job size or a serving cost).
     std::optional<double> pue;
     CostBasis cost_basis = CostBasis::None;
+    // The matmul rate the estimate ran at (data/attainable.json): the kernel
+    // path's dtype, the rate before the engine's share and the width's
+    // efficiency, the datasheet peak it is stated against, and its basis
+    // (measured, the class's share, power-limited, ...); nullopt where no
+    // matmul rate is known or used (fixed workloads, no peak).
+    std::optional<AttainableRate> matmul_rate;
     // measured / estimate at p10 and p90 of the phase's validation rows
     // (data/error_bands.json), for the range of each rate.
     std::optional<std::pair<double, double>> decode_band, prefill_band, train_band;

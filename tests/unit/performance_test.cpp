@@ -304,3 +304,14 @@ TEST_CASE(
     CHECK(*p.energy_kwh == Approx(watts / 1000.0 * *p.job_hours));
     CHECK(*p.pue == 1.2);
 }
+
+TEST_CASE("a plan says which matmul rate its speeds rest on") {
+    const Workload w = make({{Field::Model, "8B"}, {Field::Method, "lora"}});
+    const Performance p = estimate_performance(w, estimate_memory(w), round_card());
+    REQUIRE(p.matmul_rate);
+    // No measurement of the made-up card: its class's share of the peak.
+    CHECK(p.matmul_rate->basis == RateBasis::ClassReach);
+    CHECK(p.matmul_rate->dtype == RateDtype::Bf16);
+    CHECK(*p.matmul_rate->tflops == Approx(*attainable_rate(round_card(), RateDtype::Bf16).tflops));
+    CHECK(p.matmul_rate->peak == Approx(100.0));
+}
