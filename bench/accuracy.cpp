@@ -11,16 +11,22 @@ using namespace accuracy;
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::cerr
-            << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n";
+            << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n"
+               "       [--bands FILE] [--write-before FILE] [--attainable FILE] [--fit [--engines "
+               "FILE]]\n";
         return 2;
     }
-    bool all_rows = false;
+    bool all_rows = false, fit = false;
     std::ofstream output;
-    std::string bands_path;
+    std::string bands_path, write_before, attainable_path, engines_path;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--all") all_rows = true;
+        if (arg == "--fit") fit = true;
         if (arg == "--bands" && i + 1 < argc) bands_path = argv[++i];
+        if (arg == "--write-before" && i + 1 < argc) write_before = argv[++i];
+        if (arg == "--attainable" && i + 1 < argc) attainable_path = argv[++i];
+        if (arg == "--engines" && i + 1 < argc) engines_path = argv[++i];
         if (arg == "--output" && i + 1 < argc) {
             output.open(argv[++i]);
             if (!output) {
@@ -160,11 +166,16 @@ int main(int argc, char** argv) {
     calibration_report(samples);
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
+    attainable_report(dir);
+    if (fit) fit_report(dir, models_json, presets);
     speed_report(dir, models_json, presets);
     runtime_report(dir, presets);
     cluster_report(dir);
     fp8_report(dir);
     image_report(dir, presets);
+    pairs_report(dir, presets);
+    examples_report(dir, presets);
+    summary_report(dir, write_before);
     if (all_rows) {
         std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "
                      "|\n|---|---|---|---|---|\n";
@@ -173,6 +184,8 @@ int main(int argc, char** argv) {
                                      s.measured / (1 << 30), s.component / (1 << 30),
                                      pct(s.err(s.component)));
     }
+    if (!attainable_path.empty()) write_attainable(attainable_path);
+    if (!engines_path.empty() && fit) write_engines(engines_path);
     if (!bands_path.empty()) {
         std::ofstream bands(bands_path);
         bands << "{\n  \"schema\": 1,\n  \"about\": \"Written by bench/accuracy (cmake --build "

@@ -242,6 +242,10 @@ void cluster_report(const std::string& dir) {
         outs.back().total_tokens = given("total_tokens");
         outs.back().gpu_hours = r.at("gpu_hours").empty() ? 0.0 : std::stod(r.at("gpu_hours"));
     }
+    for (const auto& o : outs)
+        if (!o.hours_only)
+            g_rates.push_back(
+                {o.id, o.gpus <= 8 ? "train (1-8 GPUs)" : "multi-node", o.measured, o.estimated});
     const auto stats = [&](const char* label, const auto& keep) {
         std::vector<double> err, ratio;
         for (const auto& o : outs)

@@ -3,6 +3,9 @@
 namespace accuracy {
 
 std::vector<BandRow> g_bands;
+std::vector<RateSample> g_rates;
+std::map<std::string, Engine> g_engine_override;
+std::map<std::string, std::string> g_engine_evidence;
 
 std::string read_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);

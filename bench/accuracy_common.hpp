@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -17,9 +19,11 @@
 #include <sstream>
 
 #include "csv.hpp"
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/calibrate.hpp"
 #include "gpuadvise/calibration.hpp"
 #include "gpuadvise/embedded.hpp"
+#include "gpuadvise/engines.hpp"
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/model.hpp"
@@ -27,6 +31,7 @@
 #include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
 #include "gpuadvise/performance.hpp"
+#include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
@@ -116,6 +121,32 @@ struct BandRow {
 // Filled by the reports, written by --bands.
 extern std::vector<BandRow> g_bands;
 
+// A replayed row as rates (times inverted): what the summary by group, the
+// pairs of cards and the examples read. Filled by the speed, cluster
+// and image reports.
+struct RateSample {
+    std::string id, group;
+    double measured = 0, estimated = 0;
+    double ratio() const { return estimated / measured; }
+};
+extern std::vector<RateSample> g_rates;
+
+// A coefficient of the speed model with the rows it was fitted on: written
+// into data/attainable.json ("fit") with --attainable.
+struct FitResult {
+    double value = 0;
+    std::int64_t rows = 0;
+    std::string what;
+};
+extern std::map<std::string, FitResult> g_fitted;
+// Engine profiles under fit or fitted (--fit): the replay runs these instead
+// of the embedded ones; --engines writes them into data/engines.json.
+extern std::map<std::string, Engine> g_engine_override;
+extern std::map<std::string, std::string> g_engine_evidence;
+// The groups the targets are stated for (docs/accuracy.md, "Speed by group").
+inline constexpr std::array<std::string_view, 7> kSpeedGroups{
+    "decode", "prefill", "generate", "train (1-8 GPUs)", "multi-node", "diffusion", "vision"};
+
 std::string read_file(const std::string& path);
 
 bool starts_with(const std::string& s, std::string_view p);
@@ -142,5 +173,18 @@ std::string source_of(const std::string& id);
 BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios);
 
 double metric_bytes(const MemoryEstimate& m, MemoryMetric metric);
+
+// One throughput row replayed (accuracy_speed.cpp).
+struct SpeedSample {
+    std::string id, phase, engine, inputs;
+    double measured = 0, estimated = 0;
+    std::int64_t gpus = 1;
+    bool time = false;  // seconds per step: a time, not a rate
+    double ratio() const { return estimated / measured; }
+};
+std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
+                                        const std::vector<ModelPreset>& presets, std::string* why);
+// The throughput rows: throughput_visible.csv, then throughput_measured.csv.
+std::vector<Row> throughput_rows(const std::string& dir, std::size_t* visible = nullptr);
 
 }  // namespace accuracy

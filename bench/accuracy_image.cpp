@@ -75,6 +75,13 @@ void image_report(const std::string& dir, const std::vector<ModelPreset>& preset
         }
         out.push_back(o);
     }
+    for (const auto& o : out) {
+        if (o.group.rfind("memory-", 0) == 0) continue;
+        const double measured = o.time ? 1.0 / o.measured : o.measured;
+        const double estimated = o.time ? 1.0 / o.estimated : o.estimated;
+        g_rates.push_back(
+            {o.id, o.group == "diffusion" ? "diffusion" : "vision", measured, estimated});
+    }
     std::cout << "\n# Accuracy on image generation and vision workloads\n\n"
               << "Every row of `bench/data/image_measured.csv` (diffusers docs and HF blogs, timm "
                  "benchmark tables, NVIDIA DeepLearningExamples, Lambda; sources per row) "

@@ -14,5 +14,13 @@ void image_report(const std::string& dir, const std::vector<ModelPreset>& preset
 void cluster_report(const std::string& dir);
 void fp8_report(const std::string& dir);
 void runtime_report(const std::string& dir, const std::vector<ModelPreset>& presets);
+void pairs_report(const std::string& dir, const std::vector<ModelPreset>& presets);
+void examples_report(const std::string& dir, const std::vector<ModelPreset>& presets);
+void summary_report(const std::string& dir, const std::string& write_before);
+void attainable_report(const std::string& dir);
+void write_attainable(const std::string& path);
+void write_engines(const std::string& path);
+void fit_report(const std::string& dir, const Json& models_json,
+                const std::vector<ModelPreset>& presets);
 
 }  // namespace accuracy

@@ -4,12 +4,6 @@
 
 namespace accuracy {
 
-struct SpeedSample {
-    std::string id, phase, engine, inputs;
-    double measured = 0, estimated = 0;
-    double ratio() const { return estimated / measured; }
-};
-
 // Replays one throughput row: the workload through the CLI's path, the GPU
 // through the catalog's name resolution, the plan through estimate_performance.
 std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
@@ -32,7 +26,10 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
     m["optimizer"] = "";
     m["optimizer_in_backward"] = "0";
     m["grad_ckpt"] = "0";
-    m["flash_attn"] = "";
+    // The BERT rows' harnesses (NVIDIA DeepLearningExamples' BERT, which
+    // Lambda's benchmark runs, and transformers' BertSelfAttention before its
+    // SDPA path) materialise the attention scores.
+    m["flash_attn"] = r.at("model_type") == "bert" ? "0" : "";
     m["lora_rank"] = "8";
     m["lora_targets"] = "q,v";
     m["activation_offload"] = "0";
@@ -59,6 +56,12 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
         m["weight_format"] = "other:fp8";
     else if (format == "other:int4-wo-g32")
         m["weight_format"] = "gptq-int4";
+    // MLX affine quantisation with groups of 64 (mlx-lm's default): the
+    // catalog's 4- and 8-bit formats; other widths and groups are not formats here.
+    else if (format == "other:mlx-q4")
+        quant = "mlx-4bit";
+    else if (format == "other:mlx-q8")
+        quant = "mlx-8bit";
     else if (starts_with(format, "exl2") || format == "other:16bit-mixed" ||
              format == "other:bnb-fp4") {
         *why = "weight format " + format + " is not modelled";
@@ -88,7 +91,7 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
             {"llama.cpp", "llama.cpp"}, {"autoawq", "autoawq"},  {"transformers", "transformers"},
             {"litgpt", "litgpt"},       {"vllm", "vllm"},        {"tensorrt-llm", "tensorrt-llm"},
             {"exllamav2", "exllamav2"}, {"gpt-fast", "pytorch"}, {"torchao", "pytorch"},
-            {"pytorch", "pytorch"}};
+            {"pytorch", "pytorch"},     {"mlx", "mlx"},          {"sglang", "sglang"}};
         const auto it = engines.find(engine);
         if (it == engines.end()) {
             *why = "engine " + engine + " is not modelled";
@@ -107,6 +110,11 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
     const Gpu* gpu = nullptr;
     try {
         w = resolve_workload(q.fields, q.inputs, presets);
+        // An engine profile under fit (accuracy_fit.cpp) stands in for the table's.
+        if (w.engine)
+            if (const auto it = g_engine_override.find(std::string(w.engine->id));
+                it != g_engine_override.end())
+                w.engine = &it->second;
         gpu = &resolve_gpu(embedded::catalog(), r.at("gpu"));
     } catch (const InputError& e) {
         *why = std::string("not representable: ") + e.what();
@@ -145,9 +153,23 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
     sample.engine = method == "inference" ? engine : "pytorch-train (" + engine + ")";
     sample.measured = std::stod(r.at("value"));
     sample.estimated = *est;
+    sample.gpus = w.gpus;
+    sample.time = metric == "seconds_per_step";
     sample.inputs = fmt::format("{} {} {} b{} s{} {}x {} {}", r.at("model"), method, format,
                                 w.batch, w.seq, w.gpus, gpu->id, metric);
     return sample;
+}
+
+// The shared reference rows, then the collected ones in the same layout
+// (bench/data/README.md, "Collected speed rows").
+std::vector<Row> throughput_rows(const std::string& dir, std::size_t* visible) {
+    auto rows = bench::parse_csv(read_file(dir + "/throughput_visible.csv"));
+    if (visible) *visible = rows.size();
+    if (std::ifstream(dir + "/throughput_measured.csv")) {
+        auto more = bench::parse_csv(read_file(dir + "/throughput_measured.csv"));
+        rows.insert(rows.end(), more.begin(), more.end());
+    }
+    return rows;
 }
 
 // What `gpuadvise calibrate` does for a user with one measured run: for each
@@ -156,7 +178,8 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
 // the other sources' rows of the key (the same correction elsewhere).
 void speed_report(const std::string& dir, const Json& models_json,
                   const std::vector<ModelPreset>& presets) {
-    const auto rows = bench::parse_csv(read_file(dir + "/throughput_visible.csv"));
+    std::size_t visible = 0;
+    const auto rows = throughput_rows(dir, &visible);
     std::vector<SpeedSample> samples;
     std::vector<std::pair<std::string, std::string>> skipped;
     for (const Row& r : rows) {
@@ -166,15 +189,33 @@ void speed_report(const std::string& dir, const Json& models_json,
         else
             skipped.emplace_back(r.at("id"), why);
     }
+    // GPUADVISE_ACCURACY_DUMP=FILE: every replayed row, for a closer look.
+    if (const char* dump = std::getenv("GPUADVISE_ACCURACY_DUMP")) {
+        std::ofstream f(dump);
+        for (const SpeedSample& s : samples)
+            f << s.id << '\t' << s.phase << '\t' << s.engine << '\t' << s.inputs << '\t'
+              << s.measured << '\t' << s.estimated << '\t' << s.ratio() << '\n';
+    }
+    for (const SpeedSample& s : samples) {
+        const std::string group = s.phase != "train" ? s.phase
+                                  : s.gpus <= 8      ? "train (1-8 GPUs)"
+                                                     : "multi-node";
+        // As rates: a time per step is inverted.
+        if (s.time)
+            g_rates.push_back({s.id, group, 1.0 / s.measured, 1.0 / s.estimated});
+        else
+            g_rates.push_back({s.id, group, s.measured, s.estimated});
+    }
     std::cout << "\n# Accuracy of the speed estimate\n\n"
-              << "Every row of `bench/data/throughput_visible.csv` replayed through "
-                 "`estimate_performance` with the row's "
+              << "Every row of `bench/data/throughput_visible.csv` and of "
+                 "`bench/data/throughput_measured.csv` (the collected rows, same layout) "
+                 "replayed through `estimate_performance` with the row's "
               << "engine, GPU (catalog name resolution), plan and workload. Error = |estimate / "
                  "measured - 1| "
-              << "(for seconds_per_step rows the ratio of times). Targets: median <= 20 % for "
-                 "decode, <= 30 % for training.\n\n";
-    std::cout << fmt::format("Rows: {} replayed, {} skipped (reasons below).\n\n", samples.size(),
-                             skipped.size());
+              << "(for seconds_per_step rows the ratio of times).\n\n";
+    std::cout << fmt::format(
+        "Rows: {} replayed, {} skipped (reasons below), of {} visible and {} collected.\n\n",
+        samples.size(), skipped.size(), visible, rows.size() - visible);
     std::cout << "| phase | engine | rows | median error | p90 error | median ratio "
                  "|\n|---|---|---|---|---|---|\n";
     std::map<std::pair<std::string, std::string>, std::vector<const SpeedSample*>> groups;
@@ -230,5 +271,284 @@ void speed_report(const std::string& dir, const Json& models_json,
 // row's resolution, batch, steps, precision, quantization and offload, on the
 // row's GPU; speed against images/s, seconds per image or per denoising
 // step, memory against the reserved (max_reserved) or allocated peak.
+
+}  // namespace accuracy
+
+namespace accuracy {
+
+namespace {
+
+// A plan as `gpuadvise estimate --gpu` makes it, from batch-line keys
+// ("model=sdxl;steps=30"): the workload, the ranking options, the box and its plan.
+struct PlanRun {
+    std::optional<Recommendation> rec;
+    std::string why;
+};
+PlanRun run_plan(const std::string& gpu, const std::string& args,
+                 const std::vector<ModelPreset>& presets) {
+    PlanRun out;
+    Request q;
+    std::istringstream in(args);
+    for (std::string kv; std::getline(in, kv, ';');) {
+        const auto eq = kv.find('=');
+        const FieldSpec* f = find_field_by_key(kv.substr(0, eq));
+        if (!f || eq == std::string::npos) {
+            out.why = "unknown key in '" + kv + "'";
+            return out;
+        }
+        q.set(f->field, kv.substr(eq + 1), "bench row");
+    }
+    q.set(Field::Gpu, gpu, "bench row");
+    try {
+        Workload w = resolve_workload(q, {}, presets);
+        const RankOptions o = rank_options(q, w);
+        std::deque<Gpu> made;
+        std::vector<const Gpu*> cards = box_cards(embedded::catalog(), q, w, made);
+        out.rec = plan_box(q, w, cards, o);
+    } catch (const InputError& e) {
+        out.why = e.what();
+    }
+    return out;
+}
+
+std::optional<double> quantity_of(const Performance& p, const std::string& q) {
+    if (q == "decode_tokens_per_s") return p.decode_tokens_per_s;
+    if (q == "prefill_tokens_per_s") return p.prefill_tokens_per_s;
+    if (q == "time_to_first_token_s") return p.time_to_first_token_s;
+    if (q == "train_tokens_per_s") return p.train_tokens_per_s;
+    if (q == "seconds_per_image") return p.seconds_per_image;
+    if (q == "images_per_s") return p.images_per_s;
+    if (q == "gpu_hours") return p.gpu_hours;
+    return std::nullopt;
+}
+
+// The dense matmul rate the model uses for a card and dtype.
+std::optional<double> matmul_rate(const Gpu& gpu, std::string_view dtype) {
+    if (dtype == "fp8") return gpu.tflops.fp8;
+    return precision_tflops(gpu, Precision::Bf16);
+}
+
+struct GroupStats {
+    std::size_t rows = 0;
+    double median = 0, p90 = 0;
+};
+std::map<std::string, GroupStats> g_group_stats;
+double g_pairs_within = 0;
+std::size_t g_pairs_rows = 0;
+
+}  // namespace
+
+// Published pairs of cards measured in one benchmark (bench/data/pairs.csv):
+// the estimated speed ratio of the two cards against the measured one.
+void pairs_report(const std::string& dir, const std::vector<ModelPreset>& presets) {
+    const auto rows = bench::parse_csv(read_file(dir + "/pairs.csv"));
+    std::map<std::string, const RateSample*> by_id;
+    for (const RateSample& s : g_rates) by_id[s.id] = &s;
+    struct Out {
+        std::string id, phase, workload, a, b;
+        double measured = 0, estimated = 0;
+        double error() const { return std::fabs(estimated / measured - 1.0); }
+    };
+    std::vector<Out> outs;
+    std::map<std::string, int> skipped;
+    for (const Row& r : rows) {
+        if (r.at("in_catalog_a") != "1" || r.at("in_catalog_b") != "1") {
+            ++skipped["a card of the pair is not in the catalog"];
+            continue;
+        }
+        const Gpu *ga = nullptr, *gb = nullptr;
+        try {
+            ga = &resolve_gpu(embedded::catalog(), r.at("card_a"), "bench row");
+            gb = &resolve_gpu(embedded::catalog(), r.at("card_b"), "bench row");
+        } catch (const InputError&) {
+            ++skipped["a card id does not resolve in the catalog"];
+            continue;
+        }
+        Out o{r.at("id"),
+              r.at("phase"),
+              r.at("workload"),
+              std::string(ga->id),
+              std::string(gb->id),
+              std::stod(r.at("ratio_a_over_b")),
+              0};
+        const std::string phase = r.at("phase"), work = r.at("workload");
+        std::optional<double> ea, eb;
+        if (phase == "matmul") {
+            const std::string dtype = work.find("fp8") != std::string::npos ? "fp8" : "bf16";
+            ea = matmul_rate(*ga, dtype);
+            eb = matmul_rate(*gb, dtype);
+        } else if (!r.at("row_a").empty() && !r.at("row_b").empty()) {
+            const auto a = by_id.find(r.at("row_a")), b = by_id.find(r.at("row_b"));
+            if (a == by_id.end() || b == by_id.end()) {
+                ++skipped["a row of the pair was not replayed (see the skipped rows)"];
+                continue;
+            }
+            ea = a->second->estimated;
+            eb = b->second->estimated;
+        } else {
+            // Lambda's v1 tables (no rows here): NVIDIA DeepLearningExamples'
+            // ResNet-50 (batch 256 per GPU, its A100 default) and BERT-large
+            // SQuAD fine-tuning (sequence 384, batch 32), AMP or FP32/TF32.
+            const bool amp = work.find("AMP") != std::string::npos;
+            std::string args;
+            if (work.find("ResNet-50") != std::string::npos)
+                args = std::string("model=resnet50;method=full;batch=256;precision=") +
+                       (amp ? "fp16" : "fp32");
+            else if (work.find("BERT-large") != std::string::npos)
+                args = std::string(
+                           "model=bert-large-uncased;method=full;seq=384;batch=32;"
+                           "grad_ckpt=false;flash_attn=false;precision=") +
+                       (amp ? "fp16;mixed_precision=amp" : "fp32");
+            if (args.empty()) {
+                ++skipped["the workload is not a modelled architecture (Transformer-XL)"];
+                continue;
+            }
+            const std::string quantity =
+                work.find("ResNet") != std::string::npos ? "images_per_s" : "train_tokens_per_s";
+            const PlanRun pa = run_plan(std::string(ga->id), args, presets),
+                          pb = run_plan(std::string(gb->id), args, presets);
+            if (!pa.rec || !pb.rec) {
+                ++skipped["not representable: " + (pa.rec ? pb.why : pa.why).substr(0, 80)];
+                continue;
+            }
+            ea = quantity_of(pa.rec->performance, quantity);
+            eb = quantity_of(pb.rec->performance, quantity);
+        }
+        if (!ea || !eb || !(*eb > 0)) {
+            ++skipped["no estimate for one card of the pair"];
+            continue;
+        }
+        o.estimated = *ea / *eb;
+        outs.push_back(o);
+    }
+    std::cout << "\n# Pairs of cards measured in one benchmark\n\n"
+              << "Every pair of `bench/data/pairs.csv` (the same table and settings on two "
+                 "cards): the estimated speed of card A over card B against the measured ratio. "
+                 "Pairs whose rows are in the replayed files use those rows' estimates; Lambda's "
+                 "v1 tables are replayed as DeepLearningExamples' ResNet-50 (batch 256) and "
+                 "BERT-large SQuAD (sequence 384, batch 32) on each card; matmul pairs compare "
+                 "the dense matmul rate the model uses. Target: the estimated ratio within "
+                 "15 % of the measured one.\n\n";
+    std::map<std::string, std::vector<const Out*>> by_phase;
+    for (const Out& o : outs) {
+        by_phase[o.phase].push_back(&o);
+        by_phase["all"].push_back(&o);
+    }
+    std::cout << "| phase | pairs | within 15 % | median error of the ratio | p90 |\n"
+                 "|---|---|---|---|---|\n";
+    for (const auto& [phase, list] : by_phase) {
+        std::vector<double> err;
+        std::size_t within = 0;
+        for (const Out* o : list) {
+            err.push_back(o->error());
+            if (o->error() <= 0.15) ++within;
+        }
+        const double share = static_cast<double>(within) / static_cast<double>(list.size());
+        if (phase == "all") {
+            g_pairs_within = share;
+            g_pairs_rows = list.size();
+        }
+        std::cout << fmt::format("| {} | {} | {} | {} | {} |\n", phase, list.size(), pct(share),
+                                 pct(quantile(err, 0.5)), pct(quantile(err, 0.9)));
+    }
+    std::cout << "\n| id | phase | workload | A | B | measured A/B | estimated | est / meas |\n"
+                 "|---|---|---|---|---|---|---|---|\n";
+    for (const Out& o : outs)
+        std::cout << fmt::format("| {} | {} | {} | {} | {} | {:.3f} | {:.3f} | {:.2f} |\n", o.id,
+                                 o.phase, o.workload, o.a, o.b, o.measured, o.estimated,
+                                 o.estimated / o.measured);
+    std::cout << "\n| pairs skipped because | pairs |\n|---|---|\n";
+    for (const auto& [why, n] : skipped) std::cout << fmt::format("| {} | {} |\n", why, n);
+}
+
+// The examples of issue 27 (bench/data/issue_examples.csv), each as the CLI's
+// `estimate --gpu` plan, against the measured range its source quotes.
+void examples_report(const std::string& dir, const std::vector<ModelPreset>& presets) {
+    const std::string path = dir + "/issue_examples.csv";
+    if (!std::ifstream(path)) return;
+    std::cout << "\n# The examples of issue 27\n\n"
+              << "Each row of `bench/data/issue_examples.csv` estimated as `gpuadvise estimate "
+                 "--gpu` would (a ratio of two plans where the row names two), against the "
+                 "range its source measures; an empty bound is open.\n\n"
+              << "| id | example | quantity | estimated | measured range | inside | source |\n"
+                 "|---|---|---|---|---|---|---|\n";
+    std::size_t inside = 0, rows = 0;
+    for (const Row& r : bench::parse_csv(read_file(path))) {
+        const auto value = [&](const std::string& gpu,
+                               const std::string& args) -> std::optional<double> {
+            const PlanRun p = run_plan(gpu, args, presets);
+            if (!p.rec) return std::nullopt;
+            return quantity_of(p.rec->performance, r.at("quantity"));
+        };
+        std::optional<double> v = value(r.at("gpu_a"), r.at("args_a"));
+        const bool ratio = !r.at("gpu_b").empty();
+        if (v && ratio) {
+            const auto b = value(r.at("gpu_b"), r.at("args_b"));
+            v = b && *b > 0 ? std::optional(*v / *b) : std::nullopt;
+        }
+        const std::string lo = r.at("low"), hi = r.at("high");
+        const bool ok =
+            v && (lo.empty() || *v >= std::stod(lo)) && (hi.empty() || *v <= std::stod(hi));
+        ++rows;
+        if (ok) ++inside;
+        const std::string range = lo.empty()   ? "at most " + hi
+                                  : hi.empty() ? "at least " + lo
+                                               : lo + " to " + hi;
+        std::cout << fmt::format("| {} | {} | {}{} | {} | {} | {} | {} |\n", r.at("id"),
+                                 r.at("example"), ratio ? "ratio of " : "", r.at("quantity"),
+                                 v ? fmt::format("{:.4g}", *v) : "none", range, ok ? "yes" : "no",
+                                 r.at("source"));
+    }
+    std::cout << fmt::format("\nInside the measured range: {} of {}.\n", inside, rows);
+}
+
+// The targets by group (median <= 15 %, p90 <= 40 %) over every replayed
+// rate, beside the same groups before the attainable-rate model
+// (bench/data/speed_before.csv, written once with --write-before).
+void summary_report(const std::string& dir, const std::string& write_before) {
+    std::map<std::string, std::vector<double>> err;
+    for (const RateSample& s : g_rates) err[s.group].push_back(std::fabs(s.ratio() - 1.0));
+    for (const auto& [group, list] : err)
+        g_group_stats[group] = {list.size(), quantile(list, 0.5), quantile(list, 0.9)};
+    std::map<std::string, GroupStats> before;
+    double before_pairs = -1;
+    if (std::ifstream(dir + "/speed_before.csv"))
+        for (const Row& r : bench::parse_csv(read_file(dir + "/speed_before.csv"))) {
+            if (r.at("group") == "pairs within 15 %")
+                before_pairs = std::stod(r.at("median"));
+            else
+                before[r.at("group")] = {static_cast<std::size_t>(std::stoul(r.at("rows"))),
+                                         std::stod(r.at("median")), std::stod(r.at("p90"))};
+        }
+    std::cout << "\n# Speed by group: before and after\n\n"
+              << "Every replayed speed row (throughput, multi-GPU runs, images; times as rates), "
+                 "error = |estimated / measured rate - 1|. Targets: median <= 15 % and p90 <= "
+                 "40 % in every group (prefill is shown, not targeted). Before: the model of "
+                 "one efficiency times the datasheet peak (bench/data/speed_before.csv, the "
+                 "same replay of the same rows).\n\n"
+              << "| group | rows | median | p90 | before: rows | median | p90 |\n"
+                 "|---|---|---|---|---|---|---|\n";
+    for (const std::string_view g : kSpeedGroups) {
+        const std::string group(g);
+        const auto a = g_group_stats.find(group);
+        const auto b = before.find(group);
+        std::cout << fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", group,
+                                 a == g_group_stats.end() ? 0 : a->second.rows,
+                                 a == g_group_stats.end() ? "-" : pct(a->second.median),
+                                 a == g_group_stats.end() ? "-" : pct(a->second.p90),
+                                 b == before.end() ? "-" : std::to_string(b->second.rows),
+                                 b == before.end() ? "-" : pct(b->second.median),
+                                 b == before.end() ? "-" : pct(b->second.p90));
+    }
+    std::cout << fmt::format("| pairs within 15 % | {} | {} | | | {} | |\n", g_pairs_rows,
+                             pct(g_pairs_within), before_pairs < 0 ? "-" : pct(before_pairs));
+    if (!write_before.empty()) {
+        std::ofstream f(write_before);
+        f << "group,rows,median,p90\n";
+        for (const auto& [group, s] : g_group_stats)
+            f << fmt::format("{},{},{:.4f},{:.4f}\n", group, s.rows, s.median, s.p90);
+        f << fmt::format("pairs within 15 %,{},{:.4f},\n", g_pairs_rows, g_pairs_within);
+    }
+}
 
 }  // namespace accuracy

@@ -13,13 +13,16 @@ namespace gpuadvise::performance_detail {
 namespace {
 
 // Image and vision workloads (docs/image-models.md). A diffusion denoiser's
-// step runs at 0.30 of the dense tensor peak: the median over the visible
-// diffusers rows (SD 1.5, SDXL, SD3, PixArt-Sigma, FLUX on T4 to H100;
-// bench/data/image_speed.csv), not one row.
-constexpr double kDiffusionComputeShare = 0.30;
+// step runs at 0.36 of the card's attainable matmul rate (data/attainable.json):
+// the median over the visible diffusers rows (SD 1.5, SDXL, SD3, PixArt-Sigma,
+// FLUX on T4 to H100; bench/data/image_measured.csv) of the share each row
+// needs, not one row (0.30 of the datasheet peak before the rates were
+// attainable; the 60 rows' median estimate / measured is 1.00 at 0.36).
+constexpr double kDiffusionComputeShare = 0.36;
 
 // Vision backbones are bound by whichever is slower: FLOPs at a share of the
-// peak, or the bytes their activations move at the card's bandwidth. Training
+// attainable rate (the shares were derived over the datasheet peak and are
+// kept unchanged), or the bytes their activations move at the card's bandwidth. Training
 // moves each counted activation element about 45 times (forward writes and
 // reads of the convolution, normalisation and activation, then backward's
 // reads of the saved tensors and writes of their gradients), inference about
@@ -39,21 +42,15 @@ constexpr double kVisionInferTraffic = 10.0;
 // card from that one measurement of the mechanism.
 constexpr double kPageableCopyShare = 0.15;
 
-// Eager PyTorch has a floor per forward at small batches: launching each
-// layer's kernels from Python. NVIDIA DeepLearningExamples' ResNet-50
-// inference takes 10.2-13.4 ms per batch of 1 to 8 on a V100 and on a T4
-// alike (bench/data/image_speed.csv), about 0.2 ms for each of its 50 layers.
-constexpr double kEagerLayerSeconds = 2e-4;
-
 // Diffusion: text encoding, `steps` denoiser steps on the batch (twice the
 // latents under classifier-free guidance), the VAE decode, and the weights
 // diffusers' offload copies in.
 void diffusion_performance(Performance& perf, const Workload& w, const DiffusionModel& d,
-                           const Gpu& gpu, double peak) {
+                           const Gpu& gpu, double attainable) {
     const ImageSettings& s = w.image;
     const double b = static_cast<double>(w.batch);
     const double samples = b * (d.cfg ? 2.0 : 1.0);
-    const double rate = peak * 1e12 * kDiffusionComputeShare * platform_efficiency(gpu);
+    const double rate = attainable * 1e12 * kDiffusionComputeShare;
     const double bw = gpu.memory_bandwidth_gbps * 1e9 * platform_efficiency(gpu);
     const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
     const double denoiser_bytes = static_cast<double>(d.denoiser_params) *
@@ -98,11 +95,11 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
                      : Bound::Memory;
 }
 
-// Vision backbones: the slower of FLOPs at a share of the peak and the
+// Vision backbones: the slower of FLOPs at a share of the attainable rate and the
 // activation bytes at the card's bandwidth, per image; DDP adds the gradient
 // all-reduce of each step, half hidden behind backward.
 void vision_performance(Performance& perf, const Workload& w, const VisionModel& v, const Gpu& gpu,
-                        double peak, const PlanLinks& links) {
+                        double attainable, const PlanLinks& links) {
     const ImageSettings& s = w.image;
     const bool training = w.trains();
     const double b = static_cast<double>(w.batch);
@@ -112,7 +109,7 @@ void vision_performance(Performance& perf, const Workload& w, const VisionModel&
     const double share = training ? kVisionTrainComputeShare : kVisionInferComputeShare;
     const double traffic = vision_activations(v, s.width, s.height) * act *
                            (training ? kVisionTrainTraffic : kVisionInferTraffic);
-    const double compute_time = flops / (peak * 1e12 * share * eff);
+    const double compute_time = flops / (attainable * 1e12 * share);
     const double memory_time = traffic / (gpu.memory_bandwidth_gbps * 1e9 * eff);
     const double per_image = std::max(compute_time, memory_time);
     perf.bound = compute_time >= memory_time ? Bound::Compute : Bound::Memory;
@@ -137,13 +134,22 @@ void vision_performance(Performance& perf, const Workload& w, const VisionModel&
 
 void image_performance(Performance& perf, const Workload& w, const Gpu& gpu,
                        const PlanLinks& links) {
-    const auto peak = precision_tflops(gpu, w.precision);
-    if (!peak || !(*peak > 0)) return;  // no sourced peak: no speed, said so by the table
+    // The attainable matmul rate of the compute precision (TF32 for fp32 where
+    // the card has it), not the datasheet peak: an FP8 checkpoint's weights
+    // are upcast to it (diffusers' layerwise casting, ComfyUI without --fast).
+    const RateDtype dtype = w.precision == Precision::Fp32
+                                ? (gpu.tflops.tf32 ? RateDtype::Tf32 : RateDtype::Fp32)
+                            : w.precision == Precision::Fp16 ? RateDtype::Fp16
+                                                             : RateDtype::Bf16;
+    const AttainableRate rate = attainable_rate(gpu, dtype);
+    if (!rate.tflops) return;  // no sourced peak: no speed, said so by the table
+    const double attainable = *rate.tflops * compute_platform_factor(gpu, rate);
+    perf.matmul_rate = rate;
     const ImageModel& m = *w.model.image;
     if (m.diffusion)
-        diffusion_performance(perf, w, *m.diffusion, gpu, *peak);
+        diffusion_performance(perf, w, *m.diffusion, gpu, attainable);
     else
-        vision_performance(perf, w, *m.vision, gpu, *peak, links);
+        vision_performance(perf, w, *m.vision, gpu, attainable, links);
     if (const ErrorBand* band =
             error_bands().find(BandQuantity::Images, kImageFamilies.name(m.family)))
         perf.images_band = std::pair{band->low, band->high};

@@ -28,10 +28,6 @@ void scale_rates(Performance& p, double f) {
     p.paging_seconds /= f;
 }
 
-// Width-dependent MFU: kMaxMfu * h / (h + kMfuWidth), fitted on the 133
-// training rows of bench/data (litgpt, torchtune, HF Trainer, NVIDIA NGC).
-constexpr double kMaxMfu = 0.88;
-constexpr double kMfuWidth = 1600.0;
 // Collective launch latency: about 10 us over NVLink and 20 us over PCIe
 // (NCCL measurements), 14 us for a host-bounced copy between two RTX 5090s
 // without P2P (p2pBandwidthLatencyTest, research notes in docs/performance-model.md).
@@ -48,22 +44,12 @@ constexpr double kHostBounceShare = 0.5;
 // 3.58 tok/s on a 5900X, both with two channels at 3600 MT/s (57.6 GB/s):
 // 46 and 49 GB/s (ggml-org/llama.cpp#4716; bench/data/host_decode.csv).
 constexpr double kHostBandwidthShare = 0.8;
-// FP8 training (--precision fp8). Large bf16 GEMMs reach about 0.80 of the
-// dense peak: the Maximum Achievable Matmul FLOPS table (stas00/ml-engineering
-// compute/accelerator/README.md: H100 SXM 794.5 of 989, B200 1745 of 2250,
-// GH200 828.6 of 989, A100 SXM 271.2 of 312 TFLOPS). FP8 GEMMs reach 0.965 of
-// that share: the median over the eight accelerators the same table measures
-// in both (H100 0.88, H200 0.91, GH200 0.93, B300 0.95, B200 0.98, Gaudi 2
-// 0.99, GB200 0.99, Gaudi 3 1.04).
-constexpr double kGemmReach = 0.80;
-constexpr double kFp8GemmReach = 0.965;
 // Each FP8 matmul casts its 16-bit operands first (the input and the weight
 // forward, the output gradient backward): a read of two bytes and a write of
 // one per element, the amax reduction fused into the same pass
 // (Transformer Engine's cast-transpose kernels; torch.compile fuses torchao's).
-// The casts are memory-bound at an assumed 0.8 of peak bandwidth.
+// The casts are memory-bound (elementwise_bandwidth).
 constexpr double kFp8CastBytes = 3.0;
-constexpr double kCastBandwidthShare = 0.8;
 
 // FP8 training: how much a micro-step's compute time changes when the block
 // linear layers' matmuls (forward, backward and the recomputed forward) run
@@ -74,7 +60,7 @@ constexpr double kCastBandwidthShare = 0.8;
 // `bf16_seconds` is the micro-step's bf16 compute time, which bounds the
 // matmul time it contains.
 double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, double bf16_seconds,
-                         double platform) {
+                         double rate16) {
     const Architecture& a = w.model.arch;
     const ParamCounts c = count_params(a);
     const double scale = c.active() > 0 ? static_cast<double>(w.model.active_params) /
@@ -85,10 +71,15 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     // recompute 2 FLOPs per weight and token.
     const double passes = (w.method == Method::Full ? 6.0 : 4.0) + (w.grad_ckpt ? 2.0 : 0.0);
     const double flops = tokens * passes * linear;
-    const double peak16 = *gpu.tflops.bf16 * 1e12 * platform;
-    const double peak8 = *gpu.tflops.fp8 * 1e12 * platform;
-    const double gemm16 = std::min(flops / (peak16 * kGemmReach), bf16_seconds);
-    const double gemm8 = flops / (peak8 * kGemmReach * kFp8GemmReach);
+    // Both at the width's share of their attainable rates (data/attainable.json:
+    // measured FP8 matmuls where a source measured them, else the card's or
+    // its class's 16-bit share times the measured FP8-over-16-bit ratio).
+    const AttainableRate r8 = attainable_rate(gpu, RateDtype::Fp8);
+    const double width = width_efficiency(static_cast<double>(a.hidden));
+    const double rate8 = r8.tflops ? *r8.tflops * 1e12 * compute_platform_factor(gpu, r8) : 0.0;
+    if (!(rate8 > 0)) return 0.0;
+    const double gemm16 = std::min(flops / (rate16 * width), bf16_seconds);
+    const double gemm8 = flops / (rate8 * width);
     // Elements cast per token and layer: each distinct linear input (q/k/v
     // share one, gate/up share one; again in a recomputed forward) and each
     // linear's output gradient; every weight once per micro-step.
@@ -104,8 +95,7 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     const double grads = (q + 2.0 * kv) + h + up + h;
     const double layers = static_cast<double>(a.total_layers());
     const double elements = tokens * layers * (inputs * (w.grad_ckpt ? 2.0 : 1.0) + grads) + linear;
-    const double casts = elements * kFp8CastBytes /
-                         (gpu.memory_bandwidth_gbps * 1e9 * kCastBandwidthShare * platform);
+    const double casts = elements * kFp8CastBytes / elementwise_bandwidth(gpu);
     return gemm8 + casts - gemm16;
 }
 
@@ -123,7 +113,9 @@ void calibrate_rates(Performance& perf, const Workload& w) {
 double platform_efficiency(const Gpu& gpu) {
     switch (gpu.platform) {
         case SoftwarePlatform::Metal:
-            return 0.5;  // 40 llama.cpp rows on M1/M2/M3
+            // Fitted on llama.cpp's decode rows on Apple parts
+            // (data/attainable.json); PyTorch's MPS backend is taken to reach the same.
+            return speed_fit("metal_llamacpp_bandwidth_share");
         case SoftwarePlatform::Rocm:
             return 0.7;  // assumed
         case SoftwarePlatform::Oneapi:
@@ -138,11 +130,6 @@ double platform_efficiency(const Gpu& gpu) {
 
 bool platform_calibrated(const Gpu& gpu) {
     return gpu.platform == SoftwarePlatform::Cuda || gpu.platform == SoftwarePlatform::Metal;
-}
-
-double training_mfu(std::int64_t hidden) {
-    const double h = static_cast<double>(std::max<std::int64_t>(hidden, 1));
-    return kMaxMfu * h / (h + kMfuWidth);
 }
 
 std::optional<std::string_view> fp8_training_recipe(const Gpu& gpu) {
@@ -209,6 +196,40 @@ std::optional<double> compute_tflops(const Gpu& gpu, const Workload& w) {
         return gpu.tflops.fp8;
     return precision_tflops(gpu, w.precision);
 }
+
+namespace performance_detail {
+
+double elementwise_bandwidth(const Gpu& gpu) {
+    return gpu.memory_bandwidth_gbps * 1e9 * kElementwiseShare * platform_efficiency(gpu);
+}
+
+RateDtype matmul_dtype(const Gpu& gpu, const Workload& w) {
+    if (w.quant.format && w.quant.format->tensor_path == "fp8" && gpu.tflops.fp8)
+        return RateDtype::Fp8;
+    switch (w.precision) {
+        case Precision::Bf16:
+        case Precision::Fp8:  // FP8 training's other work runs in bf16 (fp8_delta_seconds)
+            return RateDtype::Bf16;
+        case Precision::Fp16:
+            return RateDtype::Fp16;
+        case Precision::Fp32:
+            return gpu.tflops.tf32 ? RateDtype::Tf32 : RateDtype::Fp32;
+    }
+    return RateDtype::Bf16;
+}
+
+AttainableRate workload_rate(const Gpu& gpu, const Workload& w) {
+    return attainable_rate(gpu, matmul_dtype(gpu, w));
+}
+
+double compute_platform_factor(const Gpu& gpu, const AttainableRate& rate) {
+    if (rate.basis == RateBasis::Measured || rate.basis == RateBasis::CardReach) return 1.0;
+    for (const ReachClass& c : embedded::attainable().reach)
+        if (c.id == attainable_class(gpu)) return 1.0;
+    return platform_efficiency(gpu);
+}
+
+}  // namespace performance_detail
 
 PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* platform,
                      const Network* network, std::int64_t per_node) {
@@ -299,13 +320,14 @@ Performance estimate_split_performance(const Workload& w, const MemoryEstimate& 
     bool compute_bound = false, timed_prefill = true;
     for (const SplitStage& s : stages) {
         const Gpu& g = *s.gpu;
-        const double eff = platform_efficiency(g);
-        const double bw = g.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * eff;
+        const double bw =
+            g.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(g, e);
         const double memory_time = s.share * (weights + kv) / bw;
-        const auto tflops = compute_tflops(g, w);
+        const AttainableRate path = engine_rate(w, e, g);
         double compute_time = 0;
-        if (tflops) {
-            const double rate = *tflops * 1e12 * e.prefill_efficiency * eff;
+        if (path.tflops) {
+            const double rate =
+                *path.tflops * 1e12 * compute_platform_factor(g, path) * e.prefill_efficiency;
             compute_time = 2.0 * active * b * s.share / rate;
             prefill += s.share * prefill_flops / rate;
         } else {
@@ -337,14 +359,18 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
     Performance perf;
     if (w.trains() || w.is_fixed() || !w.engine) return perf;
     const Engine& e = *w.engine;
-    const double eff = platform_efficiency(gpu);
+
     const double b = static_cast<double>(w.batch);
     const double layers = static_cast<double>(w.model.arch.total_layers());
     const double h = static_cast<double>(w.model.arch.hidden);
     const double active = static_cast<double>(w.model.active_params);
-    const double gpu_bw = gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * eff;
-    const auto tflops = compute_tflops(gpu, w);
-    const double rate = tflops ? *tflops * 1e12 * e.prefill_efficiency * eff : 0.0;
+    const double gpu_bw =
+        gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
+    const AttainableRate path = engine_rate(w, e, gpu);
+    if (path.tflops) perf.matmul_rate = path;
+    const double rate = path.tflops ? *path.tflops * 1e12 * compute_platform_factor(gpu, path) *
+                                          e.prefill_efficiency
+                                    : 0.0;
     const double compute_time = rate > 0 ? 2.0 * active * b / rate : 0.0;
     double step =
         std::max(plan.gpu_read_bytes / gpu_bw, compute_time) + layers * e.layer_overhead_s;
@@ -383,97 +409,33 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         calibrate_rates(perf, w);
         return perf;
     }
-    const auto tflops = compute_tflops(gpu, w);
     const Architecture& a = w.model.arch;
     const double n = static_cast<double>(w.gpus);
     const double active = static_cast<double>(w.model.active_params);
-    const double total = static_cast<double>(std::max<std::uint64_t>(w.model.params, 1));
     const double b = static_cast<double>(w.batch);
     const double layers = static_cast<double>(a.total_layers());
     const double h = static_cast<double>(a.hidden);
-    const double platform = platform_efficiency(gpu);
     const PlanLinks links = plan_links(gpu, w.gpus, host, network, per_node);
+    const auto peak = compute_tflops(gpu, w);  // the datasheet figure MFU is stated over
+    const AttainableRate attainable = workload_rate(gpu, w);
     double tokens_per_hour = 0;  // for serving cost
 
     if (!w.trains() && w.engine) {
-        const Engine& e = *w.engine;
-        const double bw = gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * platform;
-        // Decode: every step reads this GPU's share of the active weights and
-        // the KV cache (half full on average over the generation).
-        const double weights =
-            static_cast<double>(memory.get(&Components::weights)) * (active / total);
-        const double kv = static_cast<double>(memory.get(&Components::kv_cache));
-        const double avg_ctx = static_cast<double>(w.prompt) + static_cast<double>(w.gen) / 2.0;
-        const double kv_read = kv * (w.seq > 0 ? avg_ctx / static_cast<double>(w.seq) : 1.0);
-        const double memory_time = (weights + kv_read) / bw;
-        double compute_time = 0;
-        if (tflops)
-            compute_time =
-                2.0 * active * b / n / (*tflops * 1e12 * e.prefill_efficiency * platform);
-        // Pipeline stages run one after another; tensor-parallel shards at once.
-        const double stages = w.parallel == Parallel::Pp ? n : 1.0;
-        const double layer_cost = layers * e.layer_overhead_s;
-        // Tensor parallel: two all-reduces of the layer's activations per layer
-        // and step, each paying its steps' latency plus the bytes over the link
-        // (the alpha-beta model of a collective).
-        double comm = 0;
-        if (w.parallel == Parallel::Tp && w.gpus > 1) {
-            const double bytes = 2.0 * (n - 1.0) / n * b * h * 2.0;
-            const double steps = links.one_shot ? 1.0 : 2.0 * (n - 1.0);
-            comm = 2.0 * layers * (steps * links.latency_s + bytes / (links.gbps * 1e9));
-        } else if (w.parallel == Parallel::Pp && w.gpus > 1) {
-            // One activation hand-off per stage boundary.
-            comm = (n - 1.0) * (links.latency_s + b * h * 2.0 / (links.gbps * 1e9));
-        }
-        const double step = std::max(memory_time, compute_time) * stages + layer_cost + comm;
-        perf.bound = compute_time > memory_time ? Bound::Compute : Bound::Memory;
-        perf.decode_tokens_per_s = b / step;
-        tokens_per_hour = *perf.decode_tokens_per_s * 3600.0;
-        if (tflops) {
-            const double prompt = static_cast<double>(w.prompt);
-            // 2 FLOPs per active weight per token, plus causal attention
-            // (QK^T and AV over half the prompt on average).
-            const double flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
-            const double speedup = w.parallel == Parallel::Tp ? n : 1.0;
-            const double seconds =
-                flops / (*tflops * 1e12 * e.prefill_efficiency * platform * speedup) +
-                layers * e.layer_overhead_s;
-            perf.prefill_tokens_per_s = prompt * b / seconds;
-            perf.time_to_first_token_s = seconds;
-        }
-    } else if (w.trains() && tflops) {
-        // Training FLOPs per token: forward 2P, backward 4P for trained
-        // weights; frozen weights (LoRA) skip the weight-gradient half of
-        // backward; checkpointing recomputes the forward; attention adds
-        // 12 L h s (forward and backward).
+        tokens_per_hour = language_inference(perf, w, memory, gpu, links);
+    } else if (w.trains() && attainable.tflops && peak) {
+        const double rate = *attainable.tflops * 1e12 * compute_platform_factor(gpu, attainable);
         const double s = static_cast<double>(w.seq);
-        double per_token = (w.method == Method::Full ? 6.0 : 4.0) * active + 12.0 * layers * h * s;
-        if (w.grad_ckpt) per_token += 2.0 * active + 4.0 * layers * h * s;
-        const double flops_rate = *tflops * 1e12 * training_mfu(a.hidden) * platform;
         const double tokens = b * s;
-        double compute_seconds = tokens * per_token / flops_rate;
-        // An MoE layer's routed experts are matrices moe_intermediate wide, fed
-        // a few tokens each: they run at the efficiency of that width, not the
-        // model's (the same width law, applied to the narrower matrix).
-        if (a.is_moe() && a.moe_intermediate > 0 && a.moe_intermediate < a.hidden) {
-            const ParamCounts counts = count_params(a);
-            const double expert_share = counts.active() > 0
-                                            ? static_cast<double>(counts.routed_active) /
-                                                  static_cast<double>(counts.active())
-                                            : 0.0;
-            const double expert_flops = per_token * std::min(expert_share, 1.0) *
-                                        (per_token - 12.0 * layers * h * s) / per_token;
-            const double narrow = *tflops * 1e12 * training_mfu(a.moe_intermediate) * platform;
-            compute_seconds += tokens * expert_flops * (1.0 / narrow - 1.0 / flops_rate);
-        }
-        if (w.quant.format) compute_seconds *= w.quant.format->dequant_time_factor;
+        MicroStep micro = training_micro_step(w, memory, gpu, rate);
         if (w.precision == Precision::Fp8) {
             if (!fp8_training_recipe(gpu)) {
                 // No FP8 path: no speed to report (the precision-fp8 rule rejects the plan).
                 return perf;
             }
-            compute_seconds += fp8_delta_seconds(w, gpu, tokens, compute_seconds, platform);
+            micro.matmul += fp8_delta_seconds(w, gpu, tokens, micro.matmul, rate);
         }
+        perf.matmul_rate = attainable;
+        double compute_seconds = micro.seconds();
         double comm_seconds = 0, step_comm = 0;
         const double accum = static_cast<double>(w.grad_accum);
         double step_tokens = tokens * accum * n;  // every GPU's micro-batches of one step
@@ -514,6 +476,12 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
             const double pcie = gpu.pcie_gbps().value_or(16.0) * 1e9;
             if (spill > 0) perf.paging_seconds = 2.0 * spill / pcie;
         }
+        // The optimizer step, once per optimizer step, over each GPU's share of
+        // the trainable weights (sharded state: 1/N of them).
+        const bool sharded_state =
+            w.gpus > 1 && (w.layout.splits_model() ||
+                           (w.parallel != Parallel::Ddp && w.parallel != Parallel::None));
+        step_comm += optimizer_step_seconds(w, memory, gpu, sharded_state ? n : 1.0);
         perf.micro_step_seconds = compute_seconds + comm_seconds;
         perf.step_seconds = accum * *perf.micro_step_seconds + step_comm + perf.paging_seconds;
         perf.train_tokens_per_s = step_tokens / *perf.step_seconds;
@@ -521,7 +489,7 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         // MFU as large runs report it: 6 N (forward + backward, no recompute)
         // plus attention's 12 L h s per token, over the dense peak.
         const double model_flops = 6.0 * active + 12.0 * layers * h * s;
-        perf.mfu = *perf.train_tokens_per_s * model_flops / (n * *tflops * 1e12);
+        perf.mfu = *perf.train_tokens_per_s * model_flops / (n * *peak * 1e12);
     }
 
     // The hosts: one platform per node of a multi-node plan, else the one box.

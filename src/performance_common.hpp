@@ -3,8 +3,10 @@
 // language-model estimate), performance_layout.cpp (3D layouts),
 // job.cpp (time, energy and cost of a job) and image_performance.cpp.
 // Private to the performance module.
+#include <algorithm>
 #include <optional>
 
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/workload.hpp"
@@ -14,6 +16,64 @@ namespace gpuadvise::performance_detail {
 // Fraction of gradient communication that data-parallel frameworks hide
 // behind the backward pass (bucketed all-reduce overlap).
 constexpr double kCommOverlap = 0.5;
+
+// Eager PyTorch has a floor per forward at small batches: launching each
+// layer's kernels from Python. NVIDIA DeepLearningExamples' ResNet-50
+// inference takes 10.2-13.4 ms per batch of 1 to 8 on a V100 and on a T4
+// alike (bench/data/image_measured.csv), about 0.2 ms for each of its 50 layers.
+constexpr double kEagerLayerSeconds = 2e-4;
+
+// Bandwidth-bound kernels (element-wise, normalisation, casts, the optimizer
+// step, dequantisation) reach an assumed 0.8 of the card's peak bandwidth.
+constexpr double kElementwiseShare = 0.8;
+// Bytes per second such kernels move on `gpu` (with its platform's share).
+double elementwise_bandwidth(const Gpu& gpu);
+
+// The dtype a workload's matmuls run in on a card (TF32 for fp32 where the
+// card has it; an FP8 checkpoint's FP8 path) and its attainable rate.
+RateDtype matmul_dtype(const Gpu& gpu, const Workload& w);
+AttainableRate workload_rate(const Gpu& gpu, const Workload& w);
+// The platform's share a rate still needs: 1 where the card, or cards of its
+// class, were measured on their own software stack; else the platform's
+// assumed efficiency (oneAPI, and classes nobody measured).
+double compute_platform_factor(const Gpu& gpu, const AttainableRate& rate);
+
+// The share of a matmul's attainable rate a layer of hidden width `width`
+// reaches, width / (width + W), with W fitted by bench/accuracy
+// (data/attainable.json "training_width").
+double width_efficiency(double width);
+
+// One micro-batch of a training workload on one GPU (performance_training.cpp).
+struct MicroStep {
+    double matmul = 0;  // the matmuls at the attainable rate (FLOP/s `rate`)
+    double memory = 0;  // the bandwidth-bound kernels
+    double launch = 0;  // eager PyTorch's host time, which overlaps the GPU's
+    double seconds() const { return std::max(matmul + memory, launch); }
+};
+MicroStep training_micro_step(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
+                              double rate);
+// The optimizer step of each GPU's share (1 / shards) of the trainable
+// parameters, bandwidth-bound.
+double optimizer_step_seconds(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
+                              double shards);
+
+// Expected distinct experts `tokens` tokens route to, each to `per_token` of
+// `experts`: E (1 - (1 - k/E)^B).
+double distinct_experts(double experts, double per_token, double tokens);
+// The share of the weights a step of `tokens` tokens reads: all of a dense
+// model; of an MoE model the dense part and the distinct experts' share.
+double weights_read_share(const Architecture& a, double tokens);
+// The matmul path an engine's prefill and batched decode run on a card
+// (llama.cpp's int8 MMQ or FP16-accumulate cuBLAS on CUDA; else the
+// workload's dtype) and its attainable rate.
+AttainableRate engine_rate(const Workload& w, const Engine& e, const Gpu& gpu);
+// The share of the engine's bandwidth profile a decode reaches on the
+// card's software platform (platform_efficiency; MLX's profile is its own).
+double decode_platform_share(const Gpu& gpu, const Engine& e);
+// A language model's decode and prefill on the plan (performance_inference.cpp);
+// returns generated tokens per hour (for the serving cost).
+double language_inference(Performance& perf, const Workload& w, const MemoryEstimate& memory,
+                          const Gpu& gpu, const PlanLinks& links);
 
 // Seconds to move `bytes` per rank through an all-reduce over `ranks` on
 // `k` (the alpha-beta ring model; an all-gather or a reduce-scatter is half).

@@ -217,6 +217,18 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("usd_per_million_tokens", rounded_rate(p.usd_per_million_tokens));
     j.field("mfu",
             p.mfu ? std::optional<double>(std::round(*p.mfu * 1000.0) / 1000.0) : std::nullopt);
+    j.key("matmul_rate");
+    if (!p.matmul_rate || !p.matmul_rate->tflops) {
+        j.null();
+    } else {
+        const AttainableRate& r = *p.matmul_rate;
+        j.begin_object();
+        j.field("dtype", kRateDtypes.name(r.dtype));
+        j.field("tflops", rounded_rate(r.tflops));
+        j.field("peak_tflops", rounded_rate(std::optional<double>(r.peak)));
+        j.field("basis", kRateBases.name(r.basis));
+        j.end_object();
+    }
     j.field("gpu_hours", rounded_rate(p.gpu_hours));
     j.field("job_tokens", rounded_rate(p.job_tokens));
     j.field("days", rounded_rate(p.days));

@@ -181,6 +181,14 @@ Table performance_table(const Performance& p) {
         if (v) t.rows.push_back({name, format_rate(v) + unit});
     };
     t.rows.push_back({"bound", std::string(kBounds.name(p.bound))});
+    // The matmul rate the speeds rest on and where it comes from (attainable.hpp).
+    if (p.matmul_rate && p.matmul_rate->tflops) {
+        const AttainableRate& r = *p.matmul_rate;
+        t.rows.push_back(
+            {"matmul rate", fmt::format("{} TFLOPS {}, {} (datasheet {})", format_rate(r.tflops),
+                                        kRateDtypes.name(r.dtype), kRateBases.name(r.basis),
+                                        format_rate(std::optional<double>(r.peak)))});
+    }
     add("decode", p.decode_tokens_per_s, " tok/s");
     add("prefill", p.prefill_tokens_per_s, " tok/s");
     add("time to first token", p.time_to_first_token_s, " s");

@@ -4,6 +4,7 @@
 // its own table's accessor in its own header (quant.hpp's
 // embedded::quant_formats(), ...), defined in the generated
 // embedded_tables.cpp, so no module below reaches up through this header.
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/cloud_prices.hpp"

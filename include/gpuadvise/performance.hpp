@@ -1,9 +1,12 @@
 #pragma once
 // The speed, time and cost model (docs/performance-model.md): decode steps are
-// bound by the bytes they read (weights, KV cache) at the engine's share of
-// peak bandwidth plus its per-layer overhead; prefill and training are bound
-// by FLOPs at a share of dense tensor peak; multi-GPU plans add communication
-// over the plan's real links. Engine efficiencies live in data/engines.json.
+// bound by the bytes they read (weights, the experts the batch touches, KV
+// cache) at the engine's share of peak bandwidth plus its launch costs;
+// prefill and training matmuls run at the card's attainable rate
+// (data/attainable.json: measured, else estimated from its class and power),
+// the bandwidth-bound kernels at its bandwidth; multi-GPU plans add
+// communication over the plan's real links. Engine profiles live in
+// data/engines.json.
 #include <optional>
 #include <span>
 #include <string>
@@ -11,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/network.hpp"
@@ -93,6 +97,12 @@ struct Performance {
     // were multiplied by (with a job size or a serving cost).
     std::optional<double> pue;
     CostBasis cost_basis = CostBasis::None;
+    // The matmul rate the estimate ran at (data/attainable.json): the kernel
+    // path's dtype, the rate before the engine's share and the width's
+    // efficiency, the datasheet peak it is stated against, and its basis
+    // (measured, the class's share, power-limited, ...); nullopt where no
+    // matmul rate is known or used (fixed workloads, no peak).
+    std::optional<AttainableRate> matmul_rate;
     // measured / estimate at p10 and p90 of the phase's validation rows
     // (data/error_bands.json), for the range of each rate.
     std::optional<std::pair<double, double>> decode_band, prefill_band, train_band;
@@ -118,8 +128,9 @@ struct Performance {
 double platform_efficiency(const Gpu& gpu);
 bool platform_calibrated(const Gpu& gpu);
 
-// Dense tensor throughput at a compute precision, in TFLOPS (TF32 for fp32
-// where the card has it).
+// The datasheet's dense tensor peak at a compute precision, in TFLOPS (TF32
+// for fp32 where the card has it): what MFU is stated over. Speeds use the
+// attainable rate instead (attainable.hpp).
 std::optional<double> precision_tflops(const Gpu& gpu, Precision precision);
 // Dense tensor throughput at the workload's compute precision, in TFLOPS.
 std::optional<double> compute_tflops(const Gpu& gpu, const Workload& workload);
@@ -130,10 +141,6 @@ std::optional<double> compute_tflops(const Gpu& gpu, const Workload& workload);
 std::optional<std::string_view> fp8_training_recipe(const Gpu& gpu);
 // Why a card cannot train in FP8, one line with the fix ("" when it can).
 std::string fp8_training_refusal(const Gpu& gpu);
-
-// Training efficiency (model FLOPs utilisation) for a hidden width: small
-// matrices keep tensor cores less busy. Fitted on bench/data (see the doc).
-double training_mfu(std::int64_t hidden);
 
 // The links between `count` cards of `gpu` on one host, as the model uses them.
 // `platform` (may be null) caps the PCIe lanes each card gets (x8/x8 desktops).

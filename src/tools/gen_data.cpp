@@ -4,13 +4,15 @@
 // the embedded tables cost neither JSON parsing nor allocations at start-up.
 // A bad data file fails the build with the parser's message. A unit test
 // checks that every generated table equals a runtime parse of its file.
-// Usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS OUTPUT.cpp
+// Usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS BANDS NETWORKS
+//        ENERGY CLOUD_PRICES ATTAINABLE OUTPUT.cpp
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/cloud_prices.hpp"
@@ -320,6 +322,50 @@ std::string platforms_code(const std::vector<HostPlatform>& rows) {
     return defs.str() + "\nconstexpr HostPlatform kPlatforms[] = {\n" + body.str() + "};\n";
 }
 
+// The attainable rates' arrays (an empty list is an empty span, not a
+// zero-size array) and the accessor that returns them.
+std::string attainable_code(const ParsedAttainable& a) {
+    std::ostringstream out, spans;
+    const auto array = [&](const char* type, const char* name, std::size_t size, const auto& row) {
+        if (size == 0) {
+            spans << ", std::span<const " << type << ">()";
+            return;
+        }
+        out << "constexpr " << type << " " << name << "[] = {\n";
+        for (std::size_t i = 0; i < size; ++i) out << "    " << type << "{" << row(i) << "},\n";
+        out << "};\n";
+        spans << ", std::span<const " << type << ">(" << name << ")";
+    };
+    array("MeasuredRate", "kMeasuredRates", a.measured.size(), [&](std::size_t i) {
+        const MeasuredRate& m = a.measured[i];
+        return str(m.gpu) + ", " + enum_value("RateDtype", m.dtype) + ", " + num(m.tflops) + ", " +
+               num(m.low) + ", " + num(m.high) + ", " + std::to_string(m.rows) + ", " + str(m.ids);
+    });
+    array("ReachClass", "kReachClasses", a.reach.size(), [&](std::size_t i) {
+        const ReachClass& c = a.reach[i];
+        return str(c.id) + ", " + num(c.median) + ", " + num(c.low) + ", " + num(c.high) + ", " +
+               std::to_string(c.cards);
+    });
+    array("DtypeRatio", "kDtypeRatios", a.ratios.size(), [&](std::size_t i) {
+        const DtypeRatio& d = a.ratios[i];
+        return enum_value("RateDtype", d.dtype) + ", " + num(d.ratio) + ", " +
+               std::to_string(d.cards);
+    });
+    array("PowerEfficiency", "kPowerEfficiencies", a.power.size(), [&](std::size_t i) {
+        const PowerEfficiency& p = a.power[i];
+        return str(p.key) + ", " + num(p.tflops_per_watt) + ", " + std::to_string(p.cards) + ", " +
+               str(p.gpus);
+    });
+    array("FittedCoefficient", "kFittedCoefficients", a.fit.size(), [&](std::size_t i) {
+        const FittedCoefficient& c = a.fit[i];
+        return str(c.name) + ", " + num(c.value) + ", " + std::to_string(c.rows) + ", " +
+               str(c.what);
+    });
+    out << "constexpr std::string_view kAttainableSource = " << str(a.source) << ";\n";
+    out << "constexpr AttainableData kAttainable{kAttainableSource" << spans.str() << "};\n";
+    return out.str();
+}
+
 // The JSON text too: --catalog-merge patches the embedded catalog's JSON, and
 // the tests parse each file to compare it with the generated table.
 std::string text_constant(const char* name, const std::string& text) {
@@ -338,9 +384,9 @@ std::string text_constant(const char* name, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 13) {
+    if (argc != 14) {
         std::cerr << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS "
-                     "BANDS NETWORKS ENERGY CLOUD_PRICES OUTPUT_CPP\n";
+                     "BANDS NETWORKS ENERGY CLOUD_PRICES ATTAINABLE OUTPUT_CPP\n";
         return 2;
     }
     std::ostringstream out;
@@ -348,12 +394,25 @@ int main(int argc, char** argv) {
         const std::string gpus = read(argv[1]), quants = read(argv[2]), engines = read(argv[3]),
                           tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]),
                           platforms = read(argv[7]), bands = read(argv[8]),
-                          networks = read(argv[9]), energy = read(argv[10]), cloud = read(argv[11]);
+                          networks = read(argv[9]), energy = read(argv[10]), cloud = read(argv[11]),
+                          attainable = read(argv[12]);
         parse_networks(networks, "data/networks.json");
         parse_energy(energy, "data/energy.json");
         const CloudPrices rent = parse_cloud_prices(cloud, "data/cloud_prices.json");
         parse_error_bands(bands, "data/error_bands.json");  // a bad file fails the build
         const Catalog c = parse_catalog(gpus, "data/gpus.json");
+        const ParsedAttainable a = parse_attainable(attainable, "data/attainable.json");
+        // Every coefficient the speed model reads is in the table.
+        for (const std::string_view name : speed_fit_names())
+            if (std::none_of(a.fit.begin(), a.fit.end(),
+                             [&](const FittedCoefficient& f) { return f.name == name; }))
+                throw std::runtime_error("data/attainable.json: fit has no " + std::string(name));
+        // Every measured rate is of a card of the catalog, named by its id.
+        for (const MeasuredRate& m : a.measured)
+            if (std::none_of(c.gpus.begin(), c.gpus.end(),
+                             [&](const Gpu& g) { return g.id == m.gpu; }))
+                throw std::runtime_error("data/attainable.json: no card " + std::string(m.gpu) +
+                                         " in data/gpus.json");
         const auto q = parse_quant_formats(quants, "data/quants.json");
         const auto e = parse_engines(engines, "data/engines.json");
         // fit's ladders and the training bases name formats of quants.json.
@@ -397,7 +456,8 @@ int main(int argc, char** argv) {
             << "#include \"gpuadvise/embedded.hpp\"\n\nnamespace gpuadvise::embedded {\nnamespace "
                "{\n\n"
             << catalog_code(c) << quants_code(q.rows) << engines_code(e.rows) << tasks_code(t.rows)
-            << rules_code(r.rows) << platforms_code(p.rows) << "\n}  // namespace\n\n"
+            << rules_code(r.rows) << platforms_code(p.rows) << attainable_code(a)
+            << "\n}  // namespace\n\n"
             << "Catalog build_catalog() {\n    Catalog c;\n    c.source = "
                "std::string(kGpusSource);\n"
             << "    c.date = kCatalogDate;\n    c.gpus.assign(std::begin(kGpus), "
@@ -407,19 +467,21 @@ int main(int argc, char** argv) {
             << "std::span<const Engine> engines() { return kEngines; }\n"
             << "std::span<const TaskPreset> tasks() { return kTasks; }\n"
             << "std::span<const RuleData> rule_data() { return kRuleData; }\n"
-            << "std::span<const HostPlatform> platforms() { return kPlatforms; }\n\n"
+            << "std::span<const HostPlatform> platforms() { return kPlatforms; }\n"
+            << "AttainableData attainable() { return kAttainable; }\n\n"
             << text_constant("gpus_json", gpus) << text_constant("models_json", models)
             << text_constant("quants_json", quants) << text_constant("engines_json", engines)
             << text_constant("tasks_json", tasks) << text_constant("rules_json", rules)
             << text_constant("platforms_json", platforms)
             << text_constant("error_bands_json", bands) << text_constant("networks_json", networks)
             << text_constant("energy_json", energy) << text_constant("cloud_prices_json", cloud)
+            << text_constant("attainable_json", attainable)
             << "\n}  // namespace gpuadvise::embedded\n";
     } catch (const std::exception& ex) {
         std::cerr << "gpuadvise_gen_data: " << ex.what() << "\n";
         return 1;
     }
-    std::ofstream file(argv[12], std::ios::binary);
+    std::ofstream file(argv[13], std::ios::binary);
     file << out.str();
     return file ? 0 : 1;
 }

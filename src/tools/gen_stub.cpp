@@ -69,4 +69,10 @@ std::string_view cloud_prices_json() {
 std::span<const HostPlatform> platforms() {
     absent();
 }
+AttainableData attainable() {
+    absent();
+}
+std::string_view attainable_json() {
+    absent();
+}
 }  // namespace gpuadvise::embedded

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/quant.hpp"
@@ -234,4 +235,57 @@ TEST_CASE("engine rows: llama.cpp loads FP4, vLLM AWQ and GPTQ on ROCm, Ollama's
     CHECK(ollama.default_context.front().tokens == 262144);
     REQUIRE(find_engine("mlx")->training.has_value());
     CHECK(find_engine("mlx")->training->qlora_base == "mlx-4bit");
+}
+
+TEST_CASE("generated attainable rates equal data/attainable.json") {
+    const auto parsed = parse_attainable(embedded::attainable_json(), "data/attainable.json");
+    const AttainableData built = embedded::attainable();
+    CHECK(parsed.source == built.source);
+    REQUIRE(parsed.measured.size() == built.measured.size());
+    for (std::size_t i = 0; i < built.measured.size(); ++i) {
+        const MeasuredRate &a = parsed.measured[i], &b = built.measured[i];
+        INFO(a.gpu);
+        CHECK(a.gpu == b.gpu);
+        CHECK(a.dtype == b.dtype);
+        CHECK(a.tflops == b.tflops);
+        CHECK(a.low == b.low);
+        CHECK(a.high == b.high);
+        CHECK(a.rows == b.rows);
+        CHECK(a.ids == b.ids);
+    }
+    REQUIRE(parsed.reach.size() == built.reach.size());
+    for (std::size_t i = 0; i < built.reach.size(); ++i) {
+        const ReachClass &a = parsed.reach[i], &b = built.reach[i];
+        INFO(a.id);
+        CHECK(a.id == b.id);
+        CHECK(a.median == b.median);
+        CHECK(a.low == b.low);
+        CHECK(a.high == b.high);
+        CHECK(a.cards == b.cards);
+    }
+    REQUIRE(parsed.ratios.size() == built.ratios.size());
+    for (std::size_t i = 0; i < built.ratios.size(); ++i) {
+        CHECK(parsed.ratios[i].dtype == built.ratios[i].dtype);
+        CHECK(parsed.ratios[i].ratio == built.ratios[i].ratio);
+        CHECK(parsed.ratios[i].cards == built.ratios[i].cards);
+    }
+    REQUIRE(parsed.power.size() == built.power.size());
+    for (std::size_t i = 0; i < built.power.size(); ++i) {
+        CHECK(parsed.power[i].key == built.power[i].key);
+        CHECK(parsed.power[i].tflops_per_watt == built.power[i].tflops_per_watt);
+        CHECK(parsed.power[i].cards == built.power[i].cards);
+        CHECK(parsed.power[i].gpus == built.power[i].gpus);
+    }
+}
+
+TEST_CASE("every measured attainable rate is of a catalog card and within its own rows") {
+    const AttainableData a = embedded::attainable();
+    REQUIRE(!a.measured.empty());
+    for (const MeasuredRate& m : a.measured) {
+        INFO(m.gpu);
+        const auto& gpus = embedded::catalog().gpus;
+        CHECK(std::any_of(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.id == m.gpu; }));
+        CHECK(m.low <= m.tflops);
+        CHECK(m.tflops <= m.high);
+    }
 }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "gpuadvise/attainable.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/engines.hpp"
@@ -61,68 +62,91 @@ TEST_CASE("large batches make decode compute-bound") {
     CHECK(estimate_performance(w, estimate_memory(w), round_card()).bound == Bound::Compute);
 }
 
-TEST_CASE("pinned formula: prefill is 2 x active parameters x prompt FLOPs plus causal attention") {
+TEST_CASE(
+    "pinned formula: prefill is 2 x active parameters x prompt FLOPs plus causal attention at "
+    "the attainable rate") {
     const Workload w = make({{Field::Model, "8B"},
                              {Field::Prompt, "1000"},
                              {Field::Gen, "1"},
                              {Field::Engine, "vllm"}});
     const Performance p = estimate_performance(w, estimate_memory(w), round_card());
     const Engine& e = *find_engine("vllm");
+    const AttainableRate r = attainable_rate(round_card(), RateDtype::Bf16);
+    REQUIRE(r.tflops);
+    CHECK(r.basis == RateBasis::ClassReach);  // no measurement of this card
+    CHECK(*r.tflops < 100);                   // below its datasheet peak
+    const double width = 4096.0 / (4096.0 + speed_fit("training_width"));
     const double flops = 2.0 * 8e9 * 1000 + 2.0 * 32 * 1000.0 * 1000.0 * 4096;
-    const double seconds = flops / (100e12 * e.prefill_efficiency) + 32 * e.layer_overhead_s;
+    const double seconds =
+        flops / (*r.tflops * 1e12 * e.prefill_efficiency * width) + 32 * e.layer_overhead_s;
     REQUIRE(p.prefill_tokens_per_s);
     CHECK(*p.prefill_tokens_per_s == Approx(1000.0 / seconds).epsilon(1e-9));
     CHECK(*p.time_to_first_token_s == Approx(seconds).epsilon(1e-9));
 }
 
 TEST_CASE(
-    "pinned formula: training is 6P (full) or 4P (LoRA) per token plus attention, at the width's "
-    "MFU") {
-    V full_v{{Field::Model, "8B"},
-             {Field::Method, "full"},
-             {Field::Batch, "1"},
-             {Field::Seq, "1000"},
-             {Field::GradCkpt, "false"}};
-    const Workload w = make(full_v);
-    const Performance full = estimate_performance(w, estimate_memory(w), round_card());
-    const double per_token = 6.0 * 8e9 + 12.0 * 32 * 4096 * 1000;
-    const double step = 1000 * per_token / (100e12 * training_mfu(4096));
+    "pinned formula: a training step is its matmuls at the attainable rate and the width's "
+    "share, then its bandwidth-bound kernels and the optimizer step at the bandwidth") {
+    const auto step = [](const char* method) {
+        const Workload w = make({{Field::Model, "8B"},
+                                 {Field::Method, method},
+                                 {Field::Batch, "1"},
+                                 {Field::Seq, "1000"},
+                                 {Field::GradCkpt, "false"},
+                                 {Field::Loss, "fused"}});
+        return std::pair{w, estimate_performance(w, estimate_memory(w), round_card())};
+    };
+    const auto [w, full] = step("full");
+    const double rate = *attainable_rate(round_card(), RateDtype::Bf16).tflops * 1e12;
+    const double width = 4096.0 / (4096.0 + speed_fit("training_width"));
+    const double tokens = 1000;
+    const double matmul = tokens * (6.0 * 8e9 + 12.0 * 32 * 4096 * 1000) / (rate * width);
+    // Norms, residual adds, rotary and the SwiGLU product: 10 h + 3 f + 2 (q + kv)
+    // elements per layer and token, 16-bit, forward and twice that backward.
+    const double elements = 10.0 * 4096 + 3.0 * 14336 + 2.0 * (4096 + 1024);
+    const double bw = 1000e9 * 0.8;
+    const double elementwise = tokens * 32 * elements * 2.0 * 3.0 / bw;
+    // AdamW with fp32 master weights: 7 fp32 reads and writes per parameter.
+    const double optimizer = static_cast<double>(estimate_memory(w).trainable_params) * 28.0 / bw;
     REQUIRE(full.step_seconds);
-    CHECK(*full.step_seconds == Approx(step).epsilon(1e-9));
-    CHECK(*full.train_tokens_per_s == Approx(1000 / step).epsilon(1e-9));
-    const Workload lw = make({{Field::Model, "8B"},
-                              {Field::Method, "lora"},
+    CHECK(*full.step_seconds == Approx(matmul + elementwise + optimizer).epsilon(1e-6));
+    CHECK(*full.train_tokens_per_s == Approx(1000 / *full.step_seconds).epsilon(1e-9));
+    // LoRA skips the base's weight gradients and has a tiny optimizer step.
+    CHECK(*step("lora").second.step_seconds < *full.step_seconds);
+    // The upcast loss moves the fp32 logits: slower than the fused one.
+    const Workload up = make({{Field::Model, "8B"},
+                              {Field::Method, "full"},
                               {Field::Batch, "1"},
                               {Field::Seq, "1000"},
-                              {Field::GradCkpt, "false"}});
-    const Performance lora = estimate_performance(lw, estimate_memory(lw), round_card());
-    CHECK(*lora.step_seconds < *full.step_seconds);
+                              {Field::GradCkpt, "false"},
+                              {Field::Loss, "upcast"}});
+    CHECK(*estimate_performance(up, estimate_memory(up), round_card()).step_seconds >
+          *full.step_seconds);
+    // Checkpointing recomputes the forward.
     const Workload cw = make({{Field::Model, "8B"},
                               {Field::Method, "lora"},
                               {Field::Batch, "1"},
                               {Field::Seq, "1000"},
-                              {Field::GradCkpt, "true"}});
+                              {Field::GradCkpt, "true"},
+                              {Field::Loss, "fused"}});
     CHECK(*estimate_performance(cw, estimate_memory(cw), round_card()).step_seconds >
-          *lora.step_seconds);
-    CHECK(training_mfu(4096) == Approx(0.88 * 4096 / 5696.0));
+          *step("lora").second.step_seconds);
 }
 
 TEST_CASE("data-parallel plans add ring all-reduce time over the plan's link") {
-    const Workload w = make({{Field::Model, "1B"},
-                             {Field::Method, "full"},
-                             {Field::Batch, "1"},
-                             {Field::Seq, "1000"},
-                             {Field::Gpus, "4"},
-                             {Field::Parallel, "ddp"},
-                             {Field::GradCkpt, "false"}});
-    const Performance p = estimate_performance(w, estimate_memory(w), round_card());
-    const double compute = 1000 *
-                           (6.0 * 1e9 + 12.0 * static_cast<double>(w.model.arch.layers) *
-                                            static_cast<double>(w.model.arch.hidden) * 1000) /
-                           (100e12 * training_mfu(w.model.arch.hidden));
+    const auto plan = [](const char* gpus) {
+        const Workload w = make({{Field::Model, "1B"},
+                                 {Field::Method, "full"},
+                                 {Field::Batch, "1"},
+                                 {Field::Seq, "1000"},
+                                 {Field::Gpus, gpus},
+                                 {Field::Parallel, "ddp"},
+                                 {Field::GradCkpt, "false"}});
+        return *estimate_performance(w, estimate_memory(w), round_card()).step_seconds;
+    };
     const double comm = 2.0 * 3.0 / 4.0 * 1e9 * 2.0 / (31.504e9) *
                         0.5;  // PCIe 4 x16 per direction, half overlapped
-    CHECK(*p.step_seconds == Approx(compute + comm).epsilon(1e-3));
+    CHECK(plan("4") - plan("1") == Approx(comm).epsilon(1e-3));
 }
 
 TEST_CASE("cards without peer-to-peer pay for traffic staged through host memory") {
@@ -279,4 +303,15 @@ TEST_CASE(
     const double watts = ((16 * 700.0 + 2 * 4600.0) * 0.8 + 16 * 55.0) * 1.2;
     CHECK(*p.energy_kwh == Approx(watts / 1000.0 * *p.job_hours));
     CHECK(*p.pue == 1.2);
+}
+
+TEST_CASE("a plan says which matmul rate its speeds rest on") {
+    const Workload w = make({{Field::Model, "8B"}, {Field::Method, "lora"}});
+    const Performance p = estimate_performance(w, estimate_memory(w), round_card());
+    REQUIRE(p.matmul_rate);
+    // No measurement of the made-up card: its class's share of the peak.
+    CHECK(p.matmul_rate->basis == RateBasis::ClassReach);
+    CHECK(p.matmul_rate->dtype == RateDtype::Bf16);
+    CHECK(*p.matmul_rate->tflops == Approx(*attainable_rate(round_card(), RateDtype::Bf16).tflops));
+    CHECK(p.matmul_rate->peak == Approx(100.0));
 }

@@ -1,0 +1,216 @@
+// A language model's inference on one plan: a decode step reads the weights
+// its batch touches (for MoE the distinct experts of the batch) and the KV
+// cache at the engine's share of bandwidth, or computes at the attainable
+// matmul rate of the engine's kernel path, whichever is slower, plus the
+// engine's launch costs; prefill is FLOPs at that path's rate
+// (docs/performance-model.md, "Inference").
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "gpuadvise/layout.hpp"
+#include "performance_common.hpp"
+
+namespace gpuadvise::performance_detail {
+
+namespace {
+
+// Engines that launch every kernel from Python each step, without CUDA
+// graphs: Hugging Face generate (eager PyTorch; CUDA graphs only with a
+// static cache and torch.compile, transformers docs "LLM inference
+// optimization"), litgpt's generate (eager unless --compile) and AutoAWQ (its
+// fused modules are PyTorch modules). Their host cost per layer overlaps the
+// GPU's work, so a step takes the longer of the two; the other engines (vLLM,
+// SGLang and TensorRT-LLM with CUDA graphs, gpt-fast's torch.compile with
+// reduce-overhead, llama.cpp's own launches and CUDA graphs, MLX's compiled
+// graphs) leave only the gaps between kernels, which add to the GPU's time.
+constexpr std::array<std::string_view, 3> kEagerEngines{"transformers", "litgpt", "autoawq"};
+
+bool eager(const Engine& e) {
+    return std::find(kEagerEngines.begin(), kEagerEngines.end(), e.id) != kEagerEngines.end();
+}
+
+// Hugging Face's MoE blocks (Mixtral, Qwen2/3-MoE, transformers 4.4x-4.5x)
+// loop over every expert in Python (`for expert_idx in range(num_experts)`),
+// each iteration a torch.where that syncs with the device and the expert's
+// three linears, empty or not.
+bool per_expert_loop(const Engine& e, const Architecture& a) {
+    return e.id == "transformers" && a.is_moe();
+}
+
+// The weight-only formats whose kernels dequantise the weights to 16-bit
+// before a 16-bit GEMM, and from how many tokens per step: bitsandbytes'
+// matmul_4bit for any input but a single token (gemv_4bit), AutoAWQ's GEMM
+// module from 1024 tokens (its FP16_MATMUL_HEURISTIC_CONDITION). The
+// others fuse the dequantisation into their GEMM (Marlin, llama.cpp's MMQ,
+// ExLlama) or compute in the format (FP8).
+std::optional<double> dequant_from_tokens(const Workload& w, const Engine& e) {
+    if (w.quant.family() == QuantFamily::Bnb4) return 2.0;
+    if (w.quant.family() == QuantFamily::Awq && e.id == "autoawq") return 1024.0;
+    return std::nullopt;
+}
+
+}  // namespace
+
+double decode_platform_share(const Gpu& gpu, const Engine& e) {
+    // MLX is Metal's own: its profile is its share (data/engines.json).
+    if (gpu.platform == SoftwarePlatform::Metal && e.id == "mlx") return 1.0;
+    return platform_efficiency(gpu);
+}
+
+// The matmul path of an engine's prefill (and batched decode) on a card.
+AttainableRate engine_rate(const Workload& w, const Engine& e, const Gpu& gpu) {
+    // llama.cpp's and MLX's own Metal kernels: the measured Apple rates are
+    // PyTorch MPS's torch.mm, not their path, so they are stated over the
+    // datasheet peak (the engine's prefill share is fitted on that basis).
+    if (gpu.platform == SoftwarePlatform::Metal &&
+        (e.memory == MemoryPolicy::LlamaCpp || e.id == "mlx")) {
+        AttainableRate r;
+        r.dtype = RateDtype::Fp16;
+        if (const auto peak = peak_tflops(gpu, RateDtype::Fp16)) {
+            r.tflops = *peak;
+            r.low = r.high = r.peak = *peak;
+            r.basis = RateBasis::Peak;
+        }
+        return r;
+    }
+    if (e.memory == MemoryPolicy::LlamaCpp && gpu.platform == SoftwarePlatform::Cuda) {
+        // llama.cpp's CUDA backend: quantised GGUF weights run its MMQ kernels
+        // on int8 tensor cores (Turing, compute capability 7.5, and later);
+        // F16 weights run cuBLAS with CUBLAS_COMPUTE_16F, FP16 accumulation,
+        // which GeForce parts run at twice their FP32-accumulate rate
+        // (ggml-cuda's ggml_cuda_op_mul_mat_cublas, ggml_cuda_should_use_mmq).
+        if (w.quant.is_gguf() && compute_capability_at_least(gpu, 7, 5) && gpu.tflops.int8) {
+            // The MMQ kernels dequantise in the tile and reach a share of the
+            // int8 rate fitted on llama.cpp's quantised prefill rows
+            // (data/attainable.json "llamacpp_mmq_share"), over the engine's
+            // 16-bit prefill share.
+            AttainableRate r = attainable_rate(gpu, RateDtype::Int8);
+            const double share = speed_fit("llamacpp_mmq_share") / e.prefill_efficiency;
+            if (r.tflops) {
+                r.tflops = *r.tflops * share;
+                r.low *= share;
+                r.high *= share;
+            }
+            return r;
+        }
+        return attainable_rate(gpu, RateDtype::Fp16, Accumulate::Fp16);
+    }
+    return workload_rate(gpu, w);
+}
+
+double distinct_experts(double experts, double per_token, double tokens) {
+    if (experts <= 0) return 0.0;
+    return experts * (1.0 - std::pow(1.0 - std::min(per_token / experts, 1.0), tokens));
+}
+
+double weights_read_share(const Architecture& a, double tokens) {
+    if (!a.is_moe()) return 1.0;
+    const double routed = routed_expert_share(a);
+    const double e = static_cast<double>(a.experts);
+    const double k = static_cast<double>(a.experts_per_token);
+    return (1.0 - routed) + routed * distinct_experts(e, k, tokens) / e;
+}
+
+double language_inference(Performance& perf, const Workload& w, const MemoryEstimate& memory,
+                          const Gpu& gpu, const PlanLinks& links) {
+    const Engine& e = *w.engine;
+    const Architecture& a = w.model.arch;
+    const double n = static_cast<double>(w.gpus);
+    const double active = static_cast<double>(w.model.active_params);
+    const double b = static_cast<double>(w.batch);
+    const double layers = static_cast<double>(a.total_layers());
+    const double h = static_cast<double>(a.hidden);
+    const double bw =
+        gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
+    const AttainableRate path = engine_rate(w, e, gpu);
+    if (path.tflops) perf.matmul_rate = path;
+    const std::optional<double> rate =
+        path.tflops ? std::optional(*path.tflops * 1e12 * compute_platform_factor(gpu, path) *
+                                    e.prefill_efficiency)
+                    : std::nullopt;
+    const auto dequant_tokens = dequant_from_tokens(w, e);
+    const ParamCounts counts = count_params(a);
+    const double linear = static_cast<double>(counts.active_linear);
+    const double weight_bytes = static_cast<double>(memory.get(&Components::weights));
+    // A dequantising kernel reads the packed weights and writes their 16-bit copy.
+    const double dequant_bytes = weight_bytes + 2.0 * linear / n;
+
+    // Decode: a step reads the weights the batch touches and the KV cache
+    // (half full on average over the generation).
+    const double kv = static_cast<double>(memory.get(&Components::kv_cache));
+    const double avg_ctx = static_cast<double>(w.prompt) + static_cast<double>(w.gen) / 2.0;
+    const double kv_read = kv * (w.seq > 0 ? avg_ctx / static_cast<double>(w.seq) : 1.0);
+    // Hugging Face's SDPA path and litgpt's attention expand grouped K and V
+    // to every query head before the kernel (transformers' repeat_kv in
+    // integrations/sdpa_attention.py; litgpt's k.expand for n_query_groups):
+    // each step writes the expanded copy and the kernel reads it. Hugging
+    // Face's DynamicCache also concatenates each step's K and V to the cache
+    // (torch.cat: the whole cache read and written again); litgpt
+    // preallocates its cache.
+    const double groups = a.kv_heads > 0 && a.heads > a.kv_heads
+                              ? static_cast<double>(a.heads) / static_cast<double>(a.kv_heads)
+                              : 1.0;
+    const double expansion = groups > 1.0 ? 1.0 + 2.0 * groups : 1.0;
+    double kv_passes = 1.0;
+    if (e.id == "transformers") kv_passes = 2.0 + expansion;
+    if (e.id == "litgpt") kv_passes = expansion;
+    double bytes = weight_bytes * weights_read_share(a, b) + kv_read * kv_passes;
+    if (dequant_tokens && b >= *dequant_tokens) bytes += dequant_bytes;
+    const double memory_time = bytes / bw;
+    const double compute_time = rate ? 2.0 * active * b / n / *rate : 0.0;
+    // Pipeline stages run one after another; tensor-parallel shards at once.
+    const double stages = w.parallel == Parallel::Pp ? n : 1.0;
+    // Tensor parallel: two all-reduces of the layer's activations per layer
+    // and step, each paying its steps' latency plus the bytes over the link
+    // (the alpha-beta model of a collective).
+    double comm = 0;
+    if (w.parallel == Parallel::Tp && w.gpus > 1) {
+        const double msg = 2.0 * (n - 1.0) / n * b * h * 2.0;
+        const double steps = links.one_shot ? 1.0 : 2.0 * (n - 1.0);
+        comm = 2.0 * layers * (steps * links.latency_s + msg / (links.gbps * 1e9));
+    } else if (w.parallel == Parallel::Pp && w.gpus > 1) {
+        comm = (n - 1.0) * (links.latency_s + b * h * 2.0 / (links.gbps * 1e9));
+    }
+    double host = layers * e.layer_overhead_s;
+    if (per_expert_loop(e, a)) {
+        const double moe_layers = static_cast<double>(a.layers - a.dense_layers);
+        double iteration = speed_fit("hf_expert_iteration_s");
+        if (w.quant.format && w.quant.format->tensor_path == "fp8")
+            iteration += 3.0 * speed_fit("hf_fp8_linear_s");
+        host += moe_layers * static_cast<double>(a.experts) * iteration;
+    } else if (e.id == "transformers" && w.quant.format && w.quant.format->tensor_path == "fp8") {
+        // Transformers' fine-grained FP8 linears quantise each input and run a
+        // Triton block GEMM: launches beyond the 16-bit linear's.
+        host += static_cast<double>(a.layers) * 7.0 * speed_fit("hf_fp8_linear_s");
+    }
+    const double gpu_time = std::max(memory_time, compute_time) * stages;
+    const double step = eager(e) ? std::max(gpu_time, host) + comm : gpu_time + host + comm;
+    perf.bound = compute_time > memory_time ? Bound::Compute : Bound::Memory;
+    perf.decode_tokens_per_s = b / step;
+
+    if (rate) {
+        // Prefill: 2 FLOPs per active weight per token, plus causal attention
+        // (QK^T and AV over half the prompt on average), at the width's
+        // efficiency; engines with a prefill chunk (llama.cpp's n_ubatch) read
+        // the weights once per chunk and pay their launches per chunk.
+        const double prompt = static_cast<double>(w.prompt);
+        const double tokens = prompt * b;
+        const double flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
+        const double speedup = w.parallel == Parallel::Tp ? n : 1.0;
+        const double chunk = e.prefill_chunk > 0 ? static_cast<double>(e.prefill_chunk) : tokens;
+        const double chunks = std::max(1.0, std::ceil(tokens / chunk));
+        const double compute = flops / (*rate * width_efficiency(h) * speedup);
+        double reads = chunks * weight_bytes * weights_read_share(a, std::min(tokens, chunk)) / bw;
+        if (dequant_tokens && std::min(tokens, chunk) >= *dequant_tokens)
+            reads += chunks * dequant_bytes / elementwise_bandwidth(gpu);
+        const double launches = chunks * host;
+        const double work = std::max(compute, reads);
+        const double seconds = eager(e) ? std::max(work, launches) : work + launches;
+        perf.prefill_tokens_per_s = tokens / seconds;
+        perf.time_to_first_token_s = seconds;
+    }
+    return *perf.decode_tokens_per_s * 3600.0;
+}
+
+}  // namespace gpuadvise::performance_detail
