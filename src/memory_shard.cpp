@@ -99,16 +99,35 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
             return n;
         case Parallel::Fsdp:
         case Parallel::Zero3: {
+            const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
+            const double layer_params = p.block_linear / layers;
+            // FSDP1 units that hold a block's frozen weights and its LoRA
+            // weights in one FlatParameter (use_orig_params=True, litgpt's
+            // auto_wrap_policy={Block}) get gradient memory "equivalent to not
+            // freezing those parameters" (torch FSDP docstring): the block's
+            // gradients, sharded, and one unit's unsharded before its
+            // reduce-scatter.
+            const bool mixed_flat = w.trains() && w.uses_lora() && w.profile().fsdp_mixed_flat &&
+                                    w.parallel == Parallel::Fsdp;
+            if (mixed_flat) {
+                c.gradients += (p.block_linear + p.other) * act;
+                c.workspace += layer_params * act;
+            }
             c.weights /= n;
             c.adapters /= n;
             c.gradients /= n;
             c.optimizer /= n;
-            // Two layers' weights gathered in 16-bit (current + prefetched)
-            // replace the per-step weight copies of autocast.
-            const double layer_params =
-                p.block_linear / static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
+            // Two layers' weights gathered (current + prefetched) replace the
+            // per-step weight copies of autocast. They are gathered as stored:
+            // a 4-bit base travels packed (bitsandbytes quant_storage for
+            // FSDP1, torchao NF4's all-gather hooks for FSDP2).
+            const double gathered =
+                w.quant.none() ? act : weight_bytes_per_param(w.quant, w.precision, w.double_quant);
             if (full && amp) c.workspace -= trainable * act;
-            c.workspace += 2.0 * layer_params * act;
+            c.workspace += 2.0 * layer_params * gathered;
+            // A full fine-tune's unit holds its unsharded gradients until the
+            // reduce-scatter (in the compute dtype).
+            if (full && w.trains()) c.workspace += layer_params * act;
             return n;
         }
         case Parallel::Tp:

@@ -70,6 +70,12 @@ class Resolver {
     void engine();
 
     // --- training ----------------------------------------------------------------
+    // --harness: the training library whose defaults and code path apply.
+    void harness();
+
+    // --bitsandbytes VERSION: whether 4-bit layers keep their inputs.
+    void bitsandbytes();
+
     void training();
 
     // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;

@@ -83,11 +83,22 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("scenario: 8B QLoRA: every top-five plan is one card") {
-    for (const auto& r : top(run_json({"--model", "8B", "--method", "qlora"}), 5)) {
-        INFO(tag(r));
-        CHECK(r.at("count") == 1);
-    }
+// A plan splits over several cards only when one of them cannot hold the
+// single-GPU estimate (8B QLoRA needs ~17.4 GiB with PEFT's fp32 embeddings
+// and head, so 16 GB cards go in pairs).
+namespace {
+void check_split_only_when_needed(const json& doc, const json& r) {
+    INFO(tag(r));
+    if (r.at("count").get<int>() == 1) return;
+    CHECK(r.at("usable_bytes").get<double>() < doc.at("memory").at("per_gpu_bytes").get<double>());
+}
+}  // namespace
+
+TEST_CASE("scenario: 8B QLoRA: no top-five plan splits what one of its cards holds") {
+    const auto doc = run_json({"--model", "8B", "--method", "qlora"});
+    const auto best = top(doc, 5);
+    CHECK(best.front().at("count") == 1);
+    for (const auto& r : best) check_split_only_when_needed(doc, r);
 }
 
 TEST_CASE("scenario: 8B bf16 inference: one 24 GB class card beats splitting over two") {
@@ -115,7 +126,7 @@ TEST_CASE("scenario: a $3,000 budget for 8B QLoRA counts the whole system, not j
             CHECK(r.at("platform").at("usd").get<double>() > 0);
         CHECK(r.at("total_usd").get<double>() ==
               Approx(r.at("price_usd").get<double>() + r.at("platform").at("usd").get<double>()));
-        CHECK(r.at("count") == 1);
+        check_split_only_when_needed(doc, r);
     }
 }
 
