@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
                                  pct(quantile(d, 0.9)), pct(quantile(wo, 0.5)),
                                  pct(quantile(wo, 0.9)));
     }
+    source_report(samples);
+    history_report();
     for (const std::string method : {"inference", "lora", "qlora", "full"}) {
         std::vector<const Sample*> worst;
         for (const auto& s : samples)
