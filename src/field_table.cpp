@@ -180,6 +180,12 @@ const std::vector<FieldSpec>& table() {
         {Field::Parallel, "--parallel", "", "parallel", FieldKind::Value, kWorkloadGroup,
          "STRATEGY", "Multi-GPU strategy", "fsdp for training, tp for inference", Applies::Model,
          false, false, choices_of<kParallels>},
+        {Field::TrainOffload, "--train-offload", "", "train_offload", FieldKind::Value,
+         kWorkloadGroup, "WHAT",
+         "Training with host memory: optimizer (ZeRO-Offload: fp32 master, state and step on "
+         "the CPU; zero1/zero2/zero3), params (also the 16-bit parameters: ZeRO-3 offload_param, "
+         "FSDP cpu_offload; zero3 or fsdp); priced as PCIe traffic per step",
+         "none", Applies::Training, false, false, choices_of<kTrainOffloads>},
         {Field::Tp, "--tp", "", "tp", FieldKind::Value, kWorkloadGroup, "N",
          "Training beyond data parallel: tensor-parallel size (inside a node's NVLink domain; "
          "divides the attention and KV heads)",

@@ -61,6 +61,7 @@ bool applies_to_images(Field f) {
         case Field::Harness:
         case Field::ExpandableSegments:
         case Field::LoraDropout:
+        case Field::TrainOffload:
         case Field::Tokens:
         case Field::Chinchilla:
         case Field::DatasetTokens:

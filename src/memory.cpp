@@ -210,6 +210,8 @@ MemoryEstimate finish(const Workload& w, const Components& c, double trainable,
         checked_bytes(static_cast<double>(e.per_gpu_bytes) * static_cast<double>(w.gpus), w));
     e.trainable_params = to_bytes(trainable);
     e.paged_optimizer_bytes = to_bytes(paged_bytes);
+    e.host_bytes = to_bytes(c.host);
+    e.host_weight_bytes = to_bytes(c.host_weights);
     return e;
 }
 
@@ -231,6 +233,7 @@ void language_components(const Workload& w, Components& c, double* trainable, do
         inference_activations(w, c);
     }
     *paged_bytes /= shard(w, p, *trainable, c);
+    c.host = train_offload(w, p, *trainable, c);
     if (w.trains() && w.precision == Precision::Fp8) c.workspace += fp8_state_bytes(w, p);
     c.workspace = std::max(c.workspace, 0.0);
     if (w.trains()) c.workspace += optimizer_step_excess(w, c);
@@ -290,7 +293,7 @@ double optimizer_step_peak(const Workload& w, const Components& c) {
     const bool deepspeed = w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ||
                            w.parallel == Parallel::Zero3 || w.layout.splits_model();
     if (w.optimizer != Optimizer::AdamW || w.optimizer_impl != OptimizerImpl::Foreach ||
-        w.optimizer_in_backward || deepspeed)
+        w.optimizer_in_backward || deepspeed || w.train_offload != TrainOffload::None)
         return 0.0;
     // DDP's gradient buckets stay allocated through the step.
     const double buckets = w.gpus > 1 && w.parallel == Parallel::Ddp ? c.gradients : 0.0;

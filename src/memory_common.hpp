@@ -22,6 +22,12 @@ Params params_of(const Model& m);
 // factor the paged optimizer bytes are divided by.
 double shard(const Workload& w, const Params& p, double trainable, Components& c);
 
+// Training with host memory (--train-offload, memory_shard.cpp): moves the
+// optimizer state, master weights and gradients (and with params the
+// parameters) of this GPU's share to the host; returns the host bytes of the
+// whole plan.
+double train_offload(const Workload& w, const Params& p, double trainable, Components& c);
+
 // Bytes per element of a 16- or 32-bit compute dtype.
 double dtype_bytes(Precision p);
 

@@ -244,7 +244,8 @@ TrainDtypes train_dtypes(const Workload& w) {
     // in its optimizer; torch autocast does not run.
     d.deepspeed = hp.deepspeed_half ||
                   (w.gpus > 1 && (w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ||
-                                  w.parallel == Parallel::Zero3));
+                                  w.parallel == Parallel::Zero3)) ||
+                  (w.train_offload != TrainOffload::None && w.parallel != Parallel::Fsdp);
     d.autocast = amp && !d.deepspeed;
     const bool sharded = w.gpus > 1 && w.parallel == Parallel::Fsdp;
     d.kbit_fp32 = w.method == Method::Qlora && hp.kbit_fp32 && !d.deepspeed && !sharded &&

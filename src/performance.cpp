@@ -7,6 +7,7 @@
 
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/energy.hpp"
+#include "gpuadvise/offload_training.hpp"
 #include "performance_common.hpp"
 
 namespace gpuadvise {
@@ -515,7 +516,9 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
             if (spill > 0) perf.paging_seconds = 2.0 * spill / pcie;
         }
         perf.micro_step_seconds = compute_seconds + comm_seconds;
-        perf.step_seconds = accum * *perf.micro_step_seconds + step_comm + perf.paging_seconds;
+        perf.offload_seconds = training_offload_time(w, memory, gpu, host, compute_seconds).seconds;
+        perf.step_seconds = accum * *perf.micro_step_seconds + step_comm + perf.paging_seconds +
+                            perf.offload_seconds;
         perf.train_tokens_per_s = step_tokens / *perf.step_seconds;
         perf.bound = Bound::Compute;
         // MFU as large runs report it: 6 N (forward + backward, no recompute)

@@ -76,6 +76,9 @@ class Resolver {
     // --bitsandbytes VERSION: whether 4-bit layers keep their inputs.
     void bitsandbytes();
 
+    // --train-offload: the optimizer (and parameters) in host memory.
+    void train_offload();
+
     void training();
 
     // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;

@@ -71,6 +71,7 @@ Workload Resolver::run() {
     lora();
     inference_settings();
     gpus();
+    train_offload();
     estimator();
     return std::move(w_);
 }

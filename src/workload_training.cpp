@@ -209,6 +209,49 @@ void Resolver::lora() {
     }
 }
 
+void Resolver::train_offload() {
+    const Arg a = arg(Field::TrainOffload);
+    if (!a || !w_.trains()) return;
+    w_.train_offload = kTrainOffloads.parse(a.text(), a.from());
+    if (w_.train_offload == TrainOffload::None) return;
+    if (w_.layout_request.any())
+        throw InputError(fmt::format(
+            "{} {} with a layout that splits the model ({}) is not modelled; drop one of them",
+            a.from(), a.text(), layout_origin()));
+    const bool one = w_.gpus == 1;
+    const Parallel p = w_.parallel;
+    if (w_.train_offload == TrainOffload::Optimizer && !one && p != Parallel::Zero1 &&
+        p != Parallel::Zero2 && p != Parallel::Zero3)
+        throw InputError(fmt::format(
+            "{} optimizer is DeepSpeed's ZeRO-Offload: use --parallel zero1, zero2 or zero3{}",
+            a.from(),
+            p == Parallel::Fsdp
+                ? "; FSDP offloads the parameters with the optimizer (--train-offload "
+                  "params)"
+                : ""));
+    if (w_.train_offload == TrainOffload::Params && !one && p != Parallel::Zero3 &&
+        p != Parallel::Fsdp)
+        throw InputError(fmt::format(
+            "{} params keeps the sharded parameters in host memory: use --parallel zero3 or fsdp",
+            a.from()));
+    // DeepSpeedCPUAdam (ZeRO-Offload) or torch.optim on the CPU (FSDP
+    // offload) steps the host copy; bitsandbytes' optimizers are CUDA-only.
+    const bool bnb = w_.optimizer == Optimizer::AdamW8bit ||
+                     w_.optimizer == Optimizer::PagedAdamW8bit ||
+                     w_.optimizer == Optimizer::PagedAdamW32bit;
+    if (bnb && r_.has(Field::Optimizer))
+        throw InputError(fmt::format(
+            "{} {} steps on the GPU (bitsandbytes); with {} the step runs on the CPU: use "
+            "--optimizer adamw",
+            r_.get(Field::Optimizer)->origin, to_string(w_.optimizer), a.from()));
+    if (bnb) {
+        w_.optimizer = Optimizer::AdamW;
+        assume(
+            "optimizer=adamw (the offloaded step runs on the CPU: DeepSpeedCPUAdam or "
+            "torch.optim)");
+    }
+}
+
 // --tp, --pp, --cp, --ep, --vpp fix a layout that splits the model; with
 // --gpus it is checked against the count now, else against each plan's.
 void Resolver::layout() {

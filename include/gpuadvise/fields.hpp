@@ -54,6 +54,7 @@ enum class Field : std::uint8_t {
     LoraDropout,
     Gpus,
     Parallel,
+    TrainOffload,
     Tp,
     Pp,
     Cp,

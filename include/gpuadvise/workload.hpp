@@ -68,6 +68,12 @@ enum class Harness : std::uint8_t {
     LlamaFactory,
     QwenFinetune
 };
+// Training with the optimizer (and the parameters) in host memory:
+// optimizer is ZeRO-Offload (DeepSpeed offload_optimizer: the fp32 master,
+// the optimizer state and the step on the CPU), params also keeps the 16-bit
+// parameters there (ZeRO-3 offload_param, the CPU side of ZeRO-Infinity;
+// FSDP CPUOffload(offload_params=True), whose gradients go to the host too).
+enum class TrainOffload : std::uint8_t { None, Optimizer, Params };
 // Where the model came from.
 enum class ModelOrigin : std::uint8_t { Size, Preset, HfConfig, Gguf, Safetensors, Task };
 
@@ -137,6 +143,10 @@ inline constexpr auto kHarnesses =
                               {Harness::Litgpt, "litgpt"},
                               {Harness::LlamaFactory, "llama-factory"},
                               {Harness::QwenFinetune, "qwen-finetune"}});
+inline constexpr auto kTrainOffloads =
+    make_enum_table<TrainOffload>({{TrainOffload::None, "none"},
+                                   {TrainOffload::Optimizer, "optimizer"},
+                                   {TrainOffload::Params, "params"}});
 inline constexpr auto kModelOrigins =
     make_enum_table<ModelOrigin>({{ModelOrigin::Size, "size"},
                                   {ModelOrigin::Preset, "preset"},
@@ -180,6 +190,9 @@ inline std::string_view to_string(LoraTarget v) {
 }
 inline std::string_view to_string(Harness v) {
     return kHarnesses.name(v);
+}
+inline std::string_view to_string(TrainOffload v) {
+    return kTrainOffloads.name(v);
 }
 inline std::string_view to_string(ModelOrigin v) {
     return kModelOrigins.name(v);
@@ -336,6 +349,7 @@ struct Workload {
     // bitsandbytes before 0.43.2 keeps each 4-bit layer's input for backward
     // (MatMul4Bit's ctx.tensors); --bitsandbytes VERSION.
     bool bnb_keeps_input = false;
+    TrainOffload train_offload = TrainOffload::None;  // --train-offload
     // PyTorch's allocator with expandable segments (--expandable-segments).
     bool expandable_segments = false;
     // Every batch has the same shape (packed, or padded to a fixed length);

@@ -547,6 +547,21 @@ TEST_CASE("scenario: offload that needs more host RAM than the box has does not 
     CHECK_THAT(r.out, Catch::Contains("host memory"));
 }
 
+TEST_CASE("scenario: a training offload must fit the host's RAM too") {
+    // 8B full fine-tune with ZeRO-Offload: 16 bytes a parameter on the host
+    // (about 119 GiB) against 80 % of 64 GB, and of 256 GB.
+    const std::vector<std::string> base{"check",    "--model",         "8B",        "--method",
+                                        "full",     "--train-offload", "optimizer", "--gpu",
+                                        "rtx-4090", "--batch",         "1"};
+    auto small = base, large = base;
+    small.insert(small.end(), {"--ram", "64GB"});
+    large.insert(large.end(), {"--ram", "256GB"});
+    const ProcessResult no = run_gpuadvise(small);
+    CHECK(no.exit_code == 1);
+    CHECK_THAT(no.out, Catch::Contains("the training offload keeps"));
+    CHECK(run_gpuadvise(large).exit_code == 0);
+}
+
 TEST_CASE("scenario: limits: 8B Q4_K_M on a 24 GB card reaches the model's trained context") {
     const auto plan = run_json({"estimate", "--model", "llama-3.1-8b", "--quant", "q4_k_m",
                                 "--engine", "llama.cpp", "--gpu", "rtx-4090"})
