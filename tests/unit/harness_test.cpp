@@ -88,25 +88,29 @@ TEST_CASE("LoRA dropout gives every adapter its own dropped copy of its input an
 }
 
 TEST_CASE("bitsandbytes before 0.43.2 keeps each 4-bit layer's input, outside reentrant hooks") {
-    const auto acts = [](const char* harness, const char* bnb) {
-        return bytes(estimate_memory(toy({{Field::Method, "qlora"},
-                                          {Field::Harness, harness},
-                                          {Field::Bitsandbytes, bnb},
-                                          {Field::CkptMode, "full"}})),
-                     &Components::activations);
+    const auto extra = [](const char* harness, const char* ckpt) {
+        const auto acts = [&](const char* bnb) {
+            return bytes(estimate_memory(toy({{Field::Method, "qlora"},
+                                              {Field::Harness, harness},
+                                              {Field::Bitsandbytes, bnb},
+                                              {Field::CkptMode, ckpt}})),
+                         &Components::activations);
+        };
+        return acts("0.41.1") - acts("0.45.0");
     };
-    // Reentrant checkpointing (HF's default) frees them with the layer's
-    // graph; non-reentrant (TRL) hooks do not see ctx.tensors: every layer
-    // keeps them.
-    // The layer being recomputed keeps its own either way; non-reentrant
-    // checkpointing adds every other layer's.
-    const double hf = acts("hf", "0.41.1") - acts("hf", "0.45.0");
-    const double trl = acts("trl", "0.41.1") - acts("trl", "0.45.0");
-    CHECK(hf >= 0);
-    CHECK(trl > 0);
-    CHECK(acts("trl", "0.43.2") == Approx(acts("trl", "0.45")));
+    // Without checkpointing every layer keeps the inputs. Reentrant
+    // checkpointing (HF's default) frees them with the layer's graph: only
+    // the recomputed layer (1 of 2) has them; non-reentrant (TRL) hooks do
+    // not see ctx.tensors, so every layer keeps them still.
+    CHECK(extra("hf", "none") > 0);
+    CHECK(extra("hf", "full") == Approx(extra("hf", "none") / 2.0));
+    CHECK(extra("trl", "full") == Approx(extra("trl", "none")));
+    CHECK(extra("trl", "full") > 0);
     CHECK_THROWS_AS(toy({{Field::Method, "qlora"}, {Field::Bitsandbytes, "0.41.x"}}), InputError);
     CHECK_THROWS_AS(toy({{Field::Method, "lora"}, {Field::Bitsandbytes, "0.41.1"}}), InputError);
+    // 0.43.2 is the first release without the input.
+    CHECK(toy({{Field::Method, "qlora"}, {Field::Bitsandbytes, "0.43.1"}}).bnb_keeps_input);
+    CHECK_FALSE(toy({{Field::Method, "qlora"}, {Field::Bitsandbytes, "0.43.2"}}).bnb_keeps_input);
 }
 
 TEST_CASE("Unsloth's fused LoRA kernels save less than PEFT's layers") {
