@@ -12,13 +12,15 @@ int main(int argc, char** argv) {
     if (argc < 3) {
         std::cerr
             << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n"
-               "       [--bands FILE] [--write-before FILE] [--attainable FILE] [--fit [--engines "
-               "FILE]]\n";
+               "       [--bands FILE] [--components FILE] [--write-before FILE] [--attainable "
+               "FILE]\n"
+               "       [--fit [--engines FILE]]\n";
         return 2;
     }
     bool all_rows = false, fit = false;
     std::ofstream output;
     std::string bands_path, write_before, attainable_path, engines_path;
+    std::string components_path;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--all") all_rows = true;
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
         if (arg == "--write-before" && i + 1 < argc) write_before = argv[++i];
         if (arg == "--attainable" && i + 1 < argc) attainable_path = argv[++i];
         if (arg == "--engines" && i + 1 < argc) engines_path = argv[++i];
+        if (arg == "--components" && i + 1 < argc) components_path = argv[++i];
         if (arg == "--output" && i + 1 < argc) {
             output.open(argv[++i]);
             if (!output) {
@@ -46,6 +49,15 @@ int main(int argc, char** argv) {
 
     std::vector<Sample> samples;
     std::vector<std::pair<std::string, std::string>> skipped;
+    // --components FILE: every replayed row's components (GiB) as CSV, to
+    // read where an estimate's error sits.
+    std::ofstream components;
+    if (!components_path.empty()) {
+        components.open(components_path);
+        components << "id,metric,measured,estimate";
+        for (const auto& n : kComponentNames) components << "," << n.key;
+        components << ",pool,allocated,reserved,per_gpu\n";
+    }
     for (const Row& r : rows) {
         const Replay replay = replay_request(r, models_json, presets);
         if (!replay.request) {
@@ -65,7 +77,12 @@ int main(int argc, char** argv) {
         const MemoryEstimate m = estimate_memory(w);
         const MemoryEstimate d = estimate_memory_doc(doc_w);
         // Each metric against the number that means the same thing.
-        const std::string metric = r.at("metric");
+        // A row whose source does not say what it measured is read as what
+        // its harness logs (ms-swift and Unsloth's notebooks print
+        // max_memory_reserved), else as allocated.
+        std::string metric = r.at("metric");
+        if (metric == "unknown" && harness_of(r).logged_metric == "reserved" && w.trains())
+            metric = "max_reserved";
         const double estimate_bytes =
             static_cast<double>(metric == "nvml_total"     ? m.per_gpu_bytes
                                 : metric == "max_reserved" ? m.reserved_bytes
@@ -95,6 +112,17 @@ int main(int argc, char** argv) {
             w.trains() && w.grad_ckpt ? " ckpt " + std::string(to_string(w.ckpt_mode)) : "",
             w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "", w.gpus,
             to_string(w.parallel), r.at("metric"));
+        if (components.is_open()) {
+            const auto gib = [](double b) { return fmt::format("{:.3f}", b / (1 << 30)); };
+            components << s.id << "," << metric << "," << gib(s.measured) << ","
+                       << gib(s.component);
+            for (const auto& n : kComponentNames)
+                components << "," << gib(static_cast<double>(m.get(n.member)));
+            components << "," << gib(static_cast<double>(m.reserved_bytes - m.allocated_bytes))
+                       << "," << gib(static_cast<double>(m.allocated_bytes)) << ","
+                       << gib(static_cast<double>(m.reserved_bytes)) << ","
+                       << gib(static_cast<double>(m.per_gpu_bytes)) << "\n";
+        }
         samples.push_back(s);
     }
 
@@ -129,6 +157,8 @@ int main(int argc, char** argv) {
                                  pct(quantile(d, 0.9)), pct(quantile(wo, 0.5)),
                                  pct(quantile(wo, 0.9)));
     }
+    source_report(samples);
+    history_report();
     for (const std::string method : {"inference", "lora", "qlora", "full"}) {
         std::vector<const Sample*> worst;
         for (const auto& s : samples)

@@ -63,9 +63,16 @@ std::optional<std::string> model_config(const Row& r, const Json& models_json,
 }
 
 const Harness& harness_of(const Row& r) {
-    static constexpr Harness kDefault{"", "", "upcast", "foreach"};
-    for (const Harness& h : kHarnesses)
-        if (r.at(std::string(h.column)).find(h.text) != std::string::npos) return h;
+    static constexpr Harness kDefault{"", "", "hf", "", "", ""};
+    const std::string source = lower(r.at("source")), notes = lower(r.at("notes"));
+    for (const Harness& h : kHarnesses) {
+        const std::string text = lower(h.text);
+        const bool in_source = source.find(text) != std::string::npos;
+        const bool in_notes = notes.find(text) != std::string::npos;
+        if ((h.column == "source" && in_source) || (h.column == "notes" && in_notes) ||
+            (h.column == "any" && (in_source || in_notes)))
+            return h;
+    }
     return kDefault;
 }
 
@@ -101,10 +108,16 @@ Replay replay_request(const Row& r, const Json& models_json,
                                                           {"other:bnb-fp4", "fp4"}};
     if (const auto it = quant.find(format); it != quant.end()) {
         q.set(Field::Quant, it->second);
+        // Double quantisation as the row says ("-dq"); litgpt's bnb.nf4
+        // without it is off; otherwise the harness's default (torchtune's NF4
+        // always double-quantises its scalers).
         if (it->second == "nf4" || it->second == "fp4") {
             const bool dq = r.at("notes").find("-dq") != std::string::npos ||
                             r.at("notes").find("double quant") != std::string::npos;
-            q.set(Field::DoubleQuant, dq ? "true" : "false");
+            if (dq)
+                q.set(Field::DoubleQuant, "true");
+            else if (harness_of(r).harness == "litgpt")
+                q.set(Field::DoubleQuant, "false");
         }
     } else if (starts_with(format, "other:")) {
         return {std::nullopt, "weight format " + format + " is not modelled"};
@@ -136,8 +149,34 @@ Replay replay_request(const Row& r, const Json& models_json,
         q.set(Field::CkptMode, offload ? "offload" : r.at("grad_ckpt") == "1" ? "full" : "none");
         q.set(Field::Seq, r.at("seq_len"));
         const Harness& harness = harness_of(r);
-        q.set(Field::Loss, std::string(harness.loss));
-        q.set(Field::OptimizerImpl, std::string(harness.optimizer_impl));
+        q.set(Field::Harness, std::string(harness.harness));
+        if (!harness.loss.empty()) q.set(Field::Loss, std::string(harness.loss));
+        if (!harness.optimizer_impl.empty())
+            q.set(Field::OptimizerImpl, std::string(harness.optimizer_impl));
+        // The bitsandbytes release a QLoRA row ran: the one its source states
+        // ("bnb 0.41.1"), else litgpt's pin (pyproject.toml
+        // bitsandbytes==0.42.0 until d2ed13c3, 2024-12-28) for litgpt rows.
+        if (method == "qlora" && format == "nf4") {
+            const std::string& src = r.at("source");
+            if (const auto at = src.find("bnb 0."); at != std::string::npos) {
+                std::size_t end = at + 4;
+                while (end < src.size() &&
+                       (std::isdigit(static_cast<unsigned char>(src[end])) || src[end] == '.'))
+                    ++end;
+                q.set(Field::Bitsandbytes, src.substr(at + 4, end - at - 4));
+            } else if (harness.harness == "litgpt") {
+                q.set(Field::Bitsandbytes, "0.42.0");
+            }
+        }
+        // torchtune sets expandable_segments:True since June 2025
+        // (torchtune/__init__.py, 9d91fe39); rows of 2023-24 ran without it.
+        if (harness.harness == "torchtune") {
+            const std::string when = r.at("source") + " " + r.at("notes");
+            const bool before = when.find("2023") != std::string::npos ||
+                                when.find("2024") != std::string::npos ||
+                                when.find("tutorials/") != std::string::npos;
+            if (before) q.set(Field::ExpandableSegments, "false");
+        }
         // The shape regime as the row's notes state it: packed datasets and
         // fixed-size dummy batches have one shape; "padded to the longest
         // sample" and unstated collators keep the default (variable length).

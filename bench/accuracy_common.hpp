@@ -43,43 +43,55 @@ using Json = nlohmann::json;
 
 namespace accuracy {
 
-// The training harness of a row, from the facts its source and notes state:
-// the loss it runs (docs/memory-model.md, "The loss") and how its AdamW steps
-// (--optimizer-impl). First match wins; a row that names none is taken as
-// Hugging Face's Trainer with torch's AdamW.
+// The training harness of a row, from the facts its source and notes state
+// (--harness; docs/memory-model.md, "Harnesses"), with the loss and AdamW
+// step where the row's own version of the harness differs from the profile,
+// and what the harness's own log reports for rows whose metric the source
+// does not state. First match wins, case-insensitive; a row that names none
+// is taken as Hugging Face's Trainer with PEFT.
 struct Harness {
-    std::string_view column;  // "source" or "notes"
+    std::string_view column;  // "source", "notes" or "any"
     std::string_view text;
-    std::string_view loss;
-    std::string_view optimizer_impl;
+    std::string_view harness;         // --harness
+    std::string_view loss;            // "" = the harness's
+    std::string_view optimizer_impl;  // "" = the harness's
+    // "reserved" when the harness logs torch.cuda.max_memory_reserved.
+    std::string_view logged_metric;
 };
-constexpr std::array<Harness, 8> kHarnesses{{
-    // Unsloth's kernels (LLaMA-Factory's "Unsloth+FA2" rows): fused loss; HF
-    // Trainer's adamw_torch.
-    {"notes", "Unsloth", "fused", "foreach"},
-    // torchtune with CEWithChunkedOutputLoss (the flag rows from FL-04 on). Its
-    // recipe configs pass fused: True to torch.optim.AdamW.
-    {"notes", "CEWithChunkedOutputLoss", "chunked", "fused"},
-    {"notes", "chunked CE", "chunked", "fused"},
+constexpr std::array<Harness, 17> kHarnesses{{
+    // Unsloth's kernels (LLaMA-Factory's "Unsloth+FA2" rows load through
+    // Unsloth's FastLanguageModel); HF Trainer's adamw_torch.
+    {"notes", "Unsloth", "unsloth", "", "", ""},
+    // torchtune with CEWithChunkedOutputLoss (the flag rows from FL-04 on).
+    {"notes", "CEWithChunkedOutputLoss", "torchtune", "chunked", "", ""},
+    {"notes", "chunked CE", "torchtune", "chunked", "", ""},
     // torchtune's README table of Sep-2024 names the Llama 3.1 recipe configs,
     // whose loss is CEWithChunkedOutputLoss since torchtune PR #1390 (Aug-2024).
-    {"source", "table added Sep-2024", "chunked", "fused"},
-    // litgpt's finetune scripts call chunked_cross_entropy on lm_head chunks of
-    // 128 tokens without .float(), yet its rows with large vocabularies
-    // (Gemma, Llama 3, phi) match ~16 bytes per logit, not 2 (chunked) or 6
-    // (bf16): the loop keeps the logit chunks alive through backward and the
-    // sliced last chunk gets a full 16-bit gradient. Mapped to upcast, the
-    // loss whose bytes it shows (docs/memory-model.md says so). Its optimizer
-    // is torch.optim.AdamW from the config's class_path, no foreach/fused set.
-    {"source", "Lightning-AI/litgpt", "upcast", "foreach"},
+    {"source", "table added Sep-2024", "torchtune", "chunked", "", ""},
     // torchtune before the chunked loss: TransformerDecoder ends in
     // self.output(h).float(), an upcast of the whole logits.
-    {"source", "pytorch/torchtune", "upcast", "fused"},
-    // LLaMA-Factory runs HF Trainer: ForCausalLMLoss upcasts; optim adamw_torch.
-    {"source", "hiyouga/LLaMA-Factory", "upcast", "foreach"},
+    {"source", "pytorch/torchtune", "torchtune", "upcast", "", ""},
+    // litgpt's finetune scripts: chunked_cross_entropy, whose rows match ~16
+    // bytes per logit (the profile's upcast); torch.optim.AdamW (foreach).
+    {"source", "Lightning-AI/litgpt", "litgpt", "", "", ""},
+    {"source", "hiyouga/LLaMA-Factory", "llama-factory", "", "", ""},
     // The transformers docs' 2022 runs: the Trainer's default optim then was
     // adamw_hf, transformers' own AdamW, a loop over parameters.
-    {"source", "huggingface/", "upcast", "for-loop"},
+    {"source", "huggingface/transformers", "hf", "", "for-loop", ""},
+    {"any", "axolotl", "axolotl", "", "", ""},
+    // ms-swift logs memory(GiB) = torch.cuda.max_memory_reserved
+    // (utils/torch_utils.py get_max_reserved_memory, trainers/patcher.py).
+    {"any", "ms-swift", "ms-swift", "", "", "reserved"},
+    {"any", "modelscope/swift", "ms-swift", "", "", "reserved"},
+    // Unsloth's notebooks print torch.cuda.max_memory_reserved ("Peak reserved
+    // memory").
+    {"any", "unslothai/unsloth", "unsloth", "", "", "reserved"},
+    {"any", "unsloth", "unsloth", "", "", "reserved"},
+    // Qwen-1's finetune.py (QwenLM/Qwen, not Qwen2/2.5/3).
+    {"source", "QwenLM/Qwen ", "qwen-finetune", "", "", ""},
+    {"source", "QwenLM/Qwen/", "qwen-finetune", "", "", ""},
+    {"any", "huggingface/trl", "trl", "", "", ""},
+    {"source", "AnswerDotAI/fsdp_qlora", "hf", "", "", ""},
 }};
 
 // A request built the way the CLI builds one: each value with the row as its

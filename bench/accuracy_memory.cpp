@@ -1,8 +1,53 @@
-// Calibration from one measured run, replayed by source (docs/accuracy.md).
+// The memory replay by source, the model's recorded changes, and
+// calibration from one measured run, replayed by source (docs/accuracy.md).
+#include <cmath>
+
 #include "accuracy_common.hpp"
 #include "accuracy_reports.hpp"
 
 namespace accuracy {
+
+void source_report(const std::vector<Sample>& samples) {
+    std::map<std::string, std::vector<const Sample*>> by_source;
+    for (const auto& s : samples) by_source[source_of(s.id)].push_back(&s);
+    std::cout << "\n## By source (memory)\n\n"
+                 "Each source's rows (the id's second part), so an error that one harness or "
+                 "one author's setup carries shows as that source's, not the method's.\n\n"
+                 "| source | rows | training rows | median APE | p90 APE | median error |\n"
+                 "|---|---|---|---|---|---|\n";
+    for (const auto& [source, rows] : by_source) {
+        std::vector<double> ape, err;
+        std::size_t training = 0;
+        for (const Sample* s : rows) {
+            ape.push_back(std::fabs(s->err(s->component)));
+            err.push_back(s->err(s->component));
+            if (s->method != "inference") ++training;
+        }
+        std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", source, rows.size(), training,
+                                 pct(quantile(ape, 0.5)), pct(quantile(ape, 0.9)),
+                                 pct(quantile(err, 0.5)));
+    }
+}
+
+void history_report() {
+    // Recorded by hand from this tool's output at each change to the memory
+    // model (the commit's parent, then the change), so a later reader sees
+    // what each change did on the rows of its time.
+    std::cout
+        << "\n## Changes to the memory model (recorded)\n\n"
+           "Component median / p90 APE, from this report before and after each change.\n\n"
+           "| change | rows | inference | lora | qlora | full | all |\n"
+           "|---|---|---|---|---|---|---|\n"
+           "| before issue 26 (14a0a65) | 294 | 3.0 / 18.8 % | 5.3 / 44.2 % | 15.0 / 36.4 % | "
+           "10.5 / 61.3 % | 5.0 / 23.8 % |\n"
+           "| issue 26: harness profiles, QLoRA's fp32 upcasts, saved tensors by site, the "
+           "allocator's pool from its mechanism, litgpt's multi-GPU checkpointing | 294 | "
+           "3.0 / 18.8 % | 5.7 / 26.9 % | 13.0 / 20.5 % | 10.7 / 64.3 % | 5.2 / 21.9 % |\n"
+           "\nBy source, before / after issue 26 (median, p90 APE): ACCEL 3.8 / 4.8 % both; "
+           "HFDOCS 9.4 / 11.6 % -> 7.7 / 13.7 %; LITGPT 8.2 / 36.8 % -> 6.5 / 25.0 %; "
+           "LLAMAFACTORY 5.1 / 11.3 % -> 5.6 / 17.7 %; QWEN25 1.4 / 3.0 % both; QWEN3 7.6 / "
+           "21.4 % both; TORCHTUNE 8.4 / 45.3 % -> 9.2 / 41.2 %.\n";
+}
 
 void calibration_report(const std::vector<Sample>& samples) {
     std::map<std::pair<std::string, std::string>, std::vector<const Sample*>> groups;

@@ -8,6 +8,8 @@
 namespace accuracy {
 
 void calibration_report(const std::vector<Sample>& samples);
+void source_report(const std::vector<Sample>& samples);
+void history_report();
 void speed_report(const std::string& dir, const Json& models_json,
                   const std::vector<ModelPreset>& presets);
 void image_report(const std::string& dir, const std::vector<ModelPreset>& presets);

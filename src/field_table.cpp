@@ -90,6 +90,11 @@ const std::vector<FieldSpec>& table() {
         {Field::DoubleQuant, "--double-quant", "", "double_quant", FieldKind::Toggle,
          kWorkloadGroup, "", "Double quantisation of nf4/fp4 scales", "on for qlora (document §4)",
          Applies::Model},
+        {Field::Bitsandbytes, "--bitsandbytes", "", "bitsandbytes", FieldKind::Value,
+         kWorkloadGroup, "VERSION",
+         "The bitsandbytes release of a 4-bit QLoRA run: before 0.43.2 each 4-bit layer keeps "
+         "its input for backward",
+         "a current release (0.43.2 or later)", Applies::Training},
         {Field::MixedPrecision, "--mixed-precision", "", "mixed_precision", FieldKind::Value,
          kWorkloadGroup, "MODE",
          "amp: fp32 master weights with 16-bit compute; pure: everything 16-bit",
@@ -148,17 +153,39 @@ const std::vector<FieldSpec>& table() {
          "Fixed-shape batches (packed, or padded to one fixed length); off: each batch is padded "
          "to its longest sample, and the allocator keeps blocks of earlier shapes",
          "off (Hugging Face collators pad each batch to its longest sample)", Applies::Training},
+        {Field::ExpandableSegments, "--expandable-segments", "", "expandable_segments",
+         FieldKind::Toggle, kWorkloadGroup, "",
+         "PyTorch's allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments "
+         "grow in place, so a step's freed blocks are not stranded",
+         "off (torch's default); on for --harness torchtune, which sets it", Applies::Training},
+        {Field::Harness, "--harness", "", "harness", FieldKind::Value, kWorkloadGroup, "HARNESS",
+         "The training library: its defaults (loss, LoRA dropout, checkpointing, double "
+         "quantisation) and what its code path keeps (fp32 upcasts, LoRA inputs, fused kernels)",
+         "hf (Transformers Trainer + PEFT) with the document's defaults", Applies::Training, false,
+         false, choices_of<kHarnesses>},
         {Field::LoraRank, "--lora-rank", "", "lora_rank", FieldKind::Value, kWorkloadGroup, "R",
          "LoRA rank", "64 (document §4)", Applies::Lora},
         {Field::LoraTargets, "--lora-targets", "", "lora_targets", FieldKind::Value, kWorkloadGroup,
          "LIST", "LoRA modules: q,v | all-linear | a list of q,k,v,o,gate,up,down,mlp,lm_head",
          "q,v (document §4)", Applies::Lora},
+        {Field::LoraDropout, "--lora-dropout", "", "lora_dropout", FieldKind::Value, kWorkloadGroup,
+         "P",
+         "LoRA dropout: above 0 every adapter keeps its own dropped copy of its input and a "
+         "mask for backward",
+         "the harness's (0 for PEFT, torchtune, Unsloth; 0.05 for litgpt, ms-swift)",
+         Applies::Lora},
         {Field::Gpus, "--gpus", "", "gpus", FieldKind::Value, kWorkloadGroup, "N",
          "GPUs in the plan", "1 for estimate and check; 1, 2, 4, 8 tried when ranking",
          Applies::Model},
         {Field::Parallel, "--parallel", "", "parallel", FieldKind::Value, kWorkloadGroup,
          "STRATEGY", "Multi-GPU strategy", "fsdp for training, tp for inference", Applies::Model,
          false, false, choices_of<kParallels>},
+        {Field::TrainOffload, "--train-offload", "", "train_offload", FieldKind::Value,
+         kWorkloadGroup, "WHAT",
+         "Training with host memory: optimizer (ZeRO-Offload: fp32 master, state and step on "
+         "the CPU; zero1/zero2/zero3), params (also the 16-bit parameters: ZeRO-3 offload_param, "
+         "FSDP cpu_offload; zero3 or fsdp); priced as PCIe traffic per step",
+         "none", Applies::Training, false, false, choices_of<kTrainOffloads>},
         {Field::Tp, "--tp", "", "tp", FieldKind::Value, kWorkloadGroup, "N",
          "Training beyond data parallel: tensor-parallel size (inside a node's NVLink domain; "
          "divides the attention and KV heads)",

@@ -57,6 +57,11 @@ bool applies_to_images(Field f) {
         case Field::CkptMode:
         case Field::OptimizerInBackward:
         case Field::DoubleQuant:
+        case Field::Bitsandbytes:
+        case Field::Harness:
+        case Field::ExpandableSegments:
+        case Field::LoraDropout:
+        case Field::TrainOffload:
         case Field::Tokens:
         case Field::Chinchilla:
         case Field::DatasetTokens:

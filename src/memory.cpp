@@ -30,102 +30,6 @@ void scale_allocated_components(Components& c, double factor) {
 // Hugging Face's model_memory_anatomy; ~0.5 GiB with CUDA 12 lazy loading);
 // we take 0.75 GiB.
 constexpr double kCudaContextBytes = 0.75 * static_cast<double>(kGiB);
-// Inference on a PyTorch-allocator engine: the pool beyond the allocated peak
-// is taken as 8 % of it (assumed: a typical reserved/allocated gap; vLLM's
-// up-front reservation is sized by --gpu-memory-utilization, not modelled here).
-constexpr double kAllocatorReserve = 0.08;
-// Training: the tensors a step frees and allocates again (activations, logits,
-// autocast's weight copies) come back in other sizes within the step (saved
-// activations are freed while gradients are allocated), and the caching
-// allocator serves a request from a larger cached block by splitting it
-// (c10/cuda/CUDACachingAllocator.cpp: blocks over 1 MiB are split, the rest of
-// a split block serves only smaller requests). A quarter of those per-step
-// tensors left as split-off remainders is assumed; it puts fixed-shape runs at
-// 1.1-1.25 x allocated, the span reported for packed runs.
-constexpr double kSplitRemainder = 0.25;
-// Batches of changing shape: the share of one step's logits-sized blocks that
-// later, longer batches cannot reuse. The allocator hands a cached block to
-// any smaller request by splitting it, so the smaller tensors of later steps
-// (activations, gradients) take part of them back; half is assumed stranded,
-// which reproduces the 1.4-1.5 x reserved/allocated reported for padded
-// variable-length runs at long sequences (assumed, not fitted to a row).
-constexpr double kStrandedLogits = 0.5;
-
-// FFN width one token passes through: the dense FFN, or its routed experts
-// plus shared experts in an MoE layer.
-double ffn_width(const Architecture& a) {
-    if (!a.is_moe()) return static_cast<double>(a.intermediate);
-    return static_cast<double>(a.experts_per_token * a.moe_intermediate + a.shared_intermediate);
-}
-
-// LoRA adapter parameters: rank x (in + out) for every targeted matrix of
-// every layer (every expert's matrices in MoE layers).
-double lora_params(const Workload& w) {
-    const Architecture& a = w.model.arch;
-    const double r = static_cast<double>(w.lora_rank);
-    const double h = static_cast<double>(a.hidden);
-    const double q = static_cast<double>(a.is_mla() ? a.heads * a.v_head_dim : a.q_dim());
-    const double kv = static_cast<double>(a.kv_dim());
-    const double moe_layers = a.is_moe() ? static_cast<double>(a.layers - a.dense_layers) : 0.0;
-    const double dense_layers = static_cast<double>(a.total_layers()) - moe_layers;
-    double attn = 0;
-    if (w.targets(LoraTarget::Q)) attn += r * (h + q);
-    if (w.targets(LoraTarget::K)) attn += r * (h + kv);
-    if (w.targets(LoraTarget::V)) attn += r * (h + kv);
-    if (w.targets(LoraTarget::O)) attn += r * (q + h);
-    const auto mlp = [&](double inner, double copies) {
-        double p = 0;
-        if (w.targets(LoraTarget::Gate) && a.mlp == MlpKind::Gated) p += r * (h + inner);
-        if (w.targets(LoraTarget::Up)) p += r * (h + inner);
-        if (w.targets(LoraTarget::Down)) p += r * (inner + h);
-        return p * copies;
-    };
-    const double moe_mlp =
-        a.is_moe()
-            ? mlp(static_cast<double>(a.moe_intermediate), static_cast<double>(a.experts)) +
-                  (a.shared_intermediate > 0 ? mlp(static_cast<double>(a.shared_intermediate), 1)
-                                             : 0)
-            : 0.0;
-    const double head =
-        w.targets(LoraTarget::LmHead) ? r * (h + static_cast<double>(a.vocab)) : 0.0;
-    return attn * static_cast<double>(a.total_layers()) +
-           mlp(static_cast<double>(a.intermediate), 1) * dense_layers + moe_mlp * moe_layers + head;
-}
-
-// Bytes one token leaves saved for backward in one layer (Korthikanti et al.
-// 2022, §4, re-derived for pre-norm decoders without dropout): the fp32 input
-// every RMSNorm/LayerNorm saves, q/k/v and the attention output, the FFN
-// tensors the activation and gating need, and the inputs of the linear layers
-// whose weights (or LoRA adapters) receive gradients.
-double saved_bytes_per_token_layer(const Workload& w) {
-    const Architecture& a = w.model.arch;
-    const double act = dtype_bytes(w.precision);
-    const double h = static_cast<double>(a.hidden);
-    const double q = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.q_dim());
-    const double kv = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.kv_dim());
-    const double i = ffn_width(a);
-    // Quantised frozen linears (bitsandbytes, GPTQ/AWQ autograd functions)
-    // save their input for backward like trainable ones do.
-    const bool saves_inputs = w.method == Method::Full || !w.quant.none();
-    double bytes = 4.0 * h * static_cast<double>(std::max<std::int64_t>(a.norms_per_layer, 2));
-    bytes += act * (q + 2 * kv + q);
-    if (!w.flash_attn)
-        bytes += (act + 4.0) * static_cast<double>(a.heads) * static_cast<double>(w.seq);
-    bytes += act * i * (a.mlp == MlpKind::Gated ? 3.0 : 1.0);
-    const bool attn_in = saves_inputs || w.targets(LoraTarget::Q) || w.targets(LoraTarget::K) ||
-                         w.targets(LoraTarget::V);
-    const bool mlp_in = saves_inputs || w.targets(LoraTarget::Gate) || w.targets(LoraTarget::Up);
-    const bool down_in = saves_inputs || w.targets(LoraTarget::Down);
-    if (attn_in) bytes += act * h;
-    if (mlp_in) bytes += act * h;
-    if (down_in) bytes += act * i;
-    return bytes;
-}
-
-bool paged(Optimizer o) {
-    return o == Optimizer::PagedAdamW8bit || o == Optimizer::PagedAdamW32bit;
-}
-
 // --- the phases ---------------------------------------------------------------
 
 // Weights in their storage format, and the workspace that format needs.
@@ -159,121 +63,33 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
                                    ? 1.0
                                    : static_cast<double>(quantized_linear(exact, w.quant.scope)) /
                                          static_cast<double>(exact.block_linear);
-        c.weights = p.block_linear *
-                        (covered * weight_bytes_per_param(w.quant, w.precision, w.double_quant) +
-                         (1.0 - covered) * act) +
-                    non_linear * act;
+        const double per_weight = weight_bytes_per_param(w.quant, w.precision, w.double_quant);
+        c.weights =
+            p.block_linear * (covered * per_weight + (1.0 - covered) * act) + non_linear * act;
         if (!w.quant.none())
             c.workspace +=
                 static_cast<double>(a.hidden) * ffn_width(a) * act;  // one dequantised matrix
+        if (w.method == Method::Qlora) {
+            const TrainDtypes d = train_dtypes(w);
+            const bool bnb = w.quant.family() == QuantFamily::Bnb4;
+            // Lightning Fabric's BitsandbytesPrecision (litgpt) replaces every
+            // nn.Linear, the output head included.
+            const bool head_4bit = bnb && w.profile().quantizes_head;
+            if (head_4bit) c.weights -= p.lm_head * (act - per_weight);
+            // prepare_model_for_kbit_training casts the rest to fp32 (peft
+            // utils/other.py: "cast all non INT8 parameters to fp32"); under
+            // autocast the frozen fp32 head is cast to 16 bits each forward
+            // and F.linear saves that copy for backward.
+            if (d.kbit_fp32) {
+                c.weights += (non_linear - (head_4bit ? p.lm_head : 0.0)) * (4.0 - act);
+                if (d.autocast && !head_4bit) c.workspace += p.lm_head * act;
+            }
+        }
     }
     if (w.uses_lora()) {
         *trainable = lora_params(w);
-        c.adapters = *trainable * train_dtype;
+        c.adapters = *trainable * train_dtypes(w).lora;
     }
-}
-
-// Gradients and optimizer state of the trainable parameters.
-void training_state(const Workload& w, double trainable, Components& c, double* paged_bytes) {
-    const Architecture& a = w.model.arch;
-    const bool amp = w.mixed == MixedPrecision::Amp && w.precision != Precision::Fp32;
-    const double train_dtype =
-        (w.precision == Precision::Fp32 || amp) ? 4.0 : dtype_bytes(w.precision);
-    const double h = static_cast<double>(a.hidden);
-    const double largest_matrix =
-        std::max({h * ffn_width(a) / std::max<double>(1, static_cast<double>(a.experts_per_token)),
-                  h * static_cast<double>(a.q_dim()), static_cast<double>(a.vocab) * h});
-    c.gradients = w.optimizer_in_backward ? std::min(trainable, largest_matrix) * train_dtype
-                                          : trainable * train_dtype;
-    const double state = optimizer_state_bytes(w.optimizer, train_dtype, trainable, h);
-    if (paged(w.optimizer))
-        *paged_bytes = state;
-    else
-        c.optimizer = state;
-}
-
-// Bytes per token and layer that selective checkpointing keeps besides the
-// layer input: the attention kernel's output and the outputs of every other
-// matmul in the block's forward order (the 1st, 3rd, ...): q, v, gate and down
-// in a gated block (q k v o gate up down), q, v and up in a plain one.
-double selective_saved_per_token(const Workload& w) {
-    const Architecture& a = w.model.arch;
-    const double act = dtype_bytes(w.precision);
-    const double q = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.q_dim());
-    const double kv = static_cast<double>(a.is_mla() ? a.heads * a.head_dim : a.kv_dim());
-    const double h = static_cast<double>(a.hidden);
-    const double i = ffn_width(a);
-    const double ffn = a.mlp == MlpKind::Gated ? i + h : i;  // gate and down, or up
-    return act * (q /* attention output */ + q + kv + ffn);
-}
-
-// Bytes per logit at the loss's peak, by what the harness's loss keeps.
-double loss_bytes_per_logit(const Workload& w) {
-    const double act = dtype_bytes(w.precision);
-    switch (w.loss) {
-        case Loss::Upcast:
-            // transformers loss_utils.py ForCausalLMLoss: "Upcast to float if we
-            // need to compute the loss", logits.float(). The 16-bit logits, the
-            // fp32 copy, the fp32 log-softmax cross_entropy saves, its fp32
-            // gradient and the 16-bit gradient cast back: 2 + 4 + 4 + 4 + 2 =
-            // 16 bytes. In fp32 compute .float() is a no-op: logits, log-softmax
-            // and gradient, 12.
-            return w.precision == Precision::Fp32 ? 3.0 * act : act + 12.0 + act;
-        case Loss::Bf16:
-            // Cross-entropy in the compute dtype (pure bf16, DeepSpeed bf16):
-            // logits, the saved log-softmax and the gradient, 6 bytes in 16-bit.
-            return 3.0 * act;
-        case Loss::Chunked:
-            // torchtune CEWithChunkedOutputLoss ("only upcasting one chunk at a
-            // time") keeps the 16-bit logits; torchtune measured 8.1 GiB saved for
-            // 1.05e9 logits against the upcast loss, about 8 bytes each. (litgpt's
-            // chunked_cross_entropy is not this: its measured rows show ~16 bytes
-            // per logit, docs/memory-model.md.)
-            return act;
-        case Loss::Fused:
-            // Fused linear-cross-entropy (Liger's LigerFusedLinearCrossEntropy,
-            // Apple's cut-cross-entropy, Unsloth) computes the loss and the
-            // gradient of the hidden states chunk by chunk in the forward: the
-            // logits are never materialised.
-            return 0.0;
-    }
-    return act + 12.0 + act;
-}
-
-// Saved activations and the loss's logits of one micro-batch.
-void training_activations(const Workload& w, Components& c) {
-    const Architecture& a = w.model.arch;
-    const double act = dtype_bytes(w.precision);
-    const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq);
-    const double layers = static_cast<double>(a.total_layers());
-    const double per_layer = saved_bytes_per_token_layer(w) * b * s;
-    const double layer_input = b * s * static_cast<double>(a.hidden) * act;
-    switch (w.ckpt_mode) {
-        case CkptMode::None:
-            c.activations = layers * per_layer;
-            break;
-        case CkptMode::Full:
-            // Each layer's input is kept; backward recomputes one layer at a time.
-            c.activations = layers * layer_input + per_layer;
-            break;
-        case CkptMode::Selective:
-            // torchtitan's op policy (torchtitan activation checkpoint
-            // _custom_policy, _save_list): the outputs of the attention kernel
-            // and of every second matmul in forward order are kept (q, v, gate
-            // and down in a Llama block), the rest recomputed one layer at a time.
-            c.activations =
-                layers * (layer_input + selective_saved_per_token(w) * b * s) + per_layer;
-            break;
-        case CkptMode::Offload:
-            // torchtune's OffloadActivations / Unsloth's offloaded checkpointing:
-            // the checkpointed layer inputs go to host memory; on the GPU are the
-            // layer being recomputed and two inputs in flight (the one in use and
-            // the one prefetched; assumed from the single prefetch stream).
-            c.activations = 2.0 * layer_input + per_layer;
-            break;
-    }
-    c.logits =
-        a.encoder_only ? 0.0 : b * s * static_cast<double>(a.vocab) * loss_bytes_per_logit(w);
 }
 
 // Tokens of KV one sequence keeps: every layer holds the context, sliding
@@ -368,23 +184,6 @@ double fp8_state_bytes(const Workload& w, const Params& p) {
     return copies + layers * kLinearsPerLayer * kTensorsPerLinear * kAmaxHistory * 4.0;
 }
 
-// What the caching allocator holds beyond the allocated peak (torch
-// max_memory_reserved - max_memory_allocated).
-double allocator_pool(const Workload& w, const Components& c, double allocated) {
-    // llama.cpp allocates exact ggml buffers: no caching allocator.
-    if (!w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp) return 0.0;
-    if (!w.trains()) return kAllocatorReserve * allocated;
-    const double per_step = c.activations + c.logits + c.workspace;
-    double pool = kSplitRemainder * per_step;
-    // Batches padded to their own longest sample change shape every step. A
-    // longer batch than any before cannot reuse the cached blocks of the
-    // shorter ones' logits (the largest tensors of a step, one block each), so
-    // it takes new segments and the old blocks stay cached. Packed or
-    // fixed-length batches reuse their blocks.
-    if (!w.packing) pool += kStrandedLogits * c.logits;
-    return pool;
-}
-
 std::uint64_t checked_bytes(double v, const Workload& w) {
     if (!(v <= kMaxEstimateBytes))
         throw InputError(fmt::format(
@@ -411,6 +210,8 @@ MemoryEstimate finish(const Workload& w, const Components& c, double trainable,
         checked_bytes(static_cast<double>(e.per_gpu_bytes) * static_cast<double>(w.gpus), w));
     e.trainable_params = to_bytes(trainable);
     e.paged_optimizer_bytes = to_bytes(paged_bytes);
+    e.host_bytes = to_bytes(c.host);
+    e.host_weight_bytes = to_bytes(c.host_weights);
     return e;
 }
 
@@ -426,12 +227,13 @@ void language_components(const Workload& w, Components& c, double* trainable, do
     if (!w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp && p.total() > 0)
         c.weights -= c.weights * p.embedding / p.total();
     if (w.trains()) {
-        training_state(w, *trainable, c, paged_bytes);
+        training_state(w, p, *trainable, c, paged_bytes);
         training_activations(w, c);
     } else {
         inference_activations(w, c);
     }
     *paged_bytes /= shard(w, p, *trainable, c);
+    c.host = train_offload(w, p, *trainable, c);
     if (w.trains() && w.precision == Precision::Fp8) c.workspace += fp8_state_bytes(w, p);
     c.workspace = std::max(c.workspace, 0.0);
     if (w.trains()) c.workspace += optimizer_step_excess(w, c);
@@ -491,7 +293,7 @@ double optimizer_step_peak(const Workload& w, const Components& c) {
     const bool deepspeed = w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ||
                            w.parallel == Parallel::Zero3 || w.layout.splits_model();
     if (w.optimizer != Optimizer::AdamW || w.optimizer_impl != OptimizerImpl::Foreach ||
-        w.optimizer_in_backward || deepspeed)
+        w.optimizer_in_backward || deepspeed || w.train_offload != TrainOffload::None)
         return 0.0;
     // DDP's gradient buckets stay allocated through the step.
     const double buckets = w.gpus > 1 && w.parallel == Parallel::Ddp ? c.gradients : 0.0;
@@ -560,7 +362,8 @@ MemoryEstimate estimate_memory(const Workload& w) {
                 "avoids it",
                 format_gib(to_bytes(0.5 * c.optimizer))));
     }
-    if (paged(w.optimizer) && w.trains())
+    if ((w.optimizer == Optimizer::PagedAdamW8bit || w.optimizer == Optimizer::PagedAdamW32bit) &&
+        w.trains())
         e.notes.push_back(fmt::format(
             "paged optimizer state ({}) lives in unified memory and pages to the host under "
             "pressure; it is not counted in what must fit",

@@ -1,6 +1,8 @@
 #pragma once
 // What memory.cpp (language models, the allocator, assembly) and
 // image_memory.cpp (image workloads) share. Private to the memory module.
+#include <vector>
+
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -20,6 +22,12 @@ Params params_of(const Model& m);
 // factor the paged optimizer bytes are divided by.
 double shard(const Workload& w, const Params& p, double trainable, Components& c);
 
+// Training with host memory (--train-offload, memory_shard.cpp): moves the
+// optimizer state, master weights and gradients (and with params the
+// parameters) of this GPU's share to the host; returns the host bytes of the
+// whole plan.
+double train_offload(const Workload& w, const Params& p, double trainable, Components& c);
+
 // Bytes per element of a 16- or 32-bit compute dtype.
 double dtype_bytes(Precision p);
 
@@ -30,6 +38,51 @@ double optimizer_state_bytes(Optimizer o, double state_dtype, double trainable, 
 // What the optimizer step's peak adds over forward and backward (0 when
 // forward/backward is the higher), for the workspace component.
 double optimizer_step_excess(const Workload& w, const Components& c);
+
+// FFN width one token passes through: the dense FFN, or its routed experts
+// plus shared experts in an MoE layer.
+double ffn_width(const Architecture& a);
+
+// The dtypes of a training step's tensors (memory_train.cpp), from the
+// precision, the strategy and the harness's code path.
+struct TrainDtypes {
+    double act = 2;          // compute dtype
+    double resid = 2;        // the residual stream: layer inputs, norm outputs
+    double inter = 2;        // the FFN linears' outputs
+    double lora = 4;         // LoRA weights, their gradients and AdamW moments
+    bool autocast = true;    // torch autocast casts each op's inputs
+    bool deepspeed = false;  // DeepSpeed's engine: 16-bit module, fp32 master in its optimizer
+    bool kbit_fp32 = false;  // prepare_model_for_kbit_training's fp32 parameters kept
+};
+TrainDtypes train_dtypes(const Workload& w);
+
+// LoRA adapter parameters: rank x (in + out) for every targeted matrix.
+double lora_params(const Workload& w);
+
+// Gradients and optimizer state of `trainable` parameters; state that a paged
+// optimizer keeps in unified memory goes to *paged_bytes.
+void training_state(const Workload& w, const Params& p, double trainable, Components& c,
+                    double* paged_bytes);
+
+// Saved activations and the loss's logits of one micro-batch.
+void training_activations(const Workload& w, Components& c);
+
+// Bytes per logit at the loss's peak, by what the harness's loss keeps.
+double loss_bytes_per_logit(const Workload& w);
+
+// Tensors of one size, `count` of them.
+struct TensorGroup {
+    double bytes = 0;
+    double count = 0;
+};
+// What a training step allocates and frees again (memory_train.cpp): the
+// saved activations (each layer's, or the checkpointed inputs and one layer's
+// recompute) and the loss's tensors.
+std::vector<TensorGroup> step_tensors(const Workload& w);
+
+// What the caching allocator holds beyond the allocated peak
+// (memory_pool.cpp).
+double allocator_pool(const Workload& w, const Components& c, double allocated);
 
 // An image workload's components: a diffusion pipeline's or a vision model's.
 void image_components(const Workload& w, Components& c, double* trainable);

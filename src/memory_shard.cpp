@@ -99,16 +99,35 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
             return n;
         case Parallel::Fsdp:
         case Parallel::Zero3: {
+            const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
+            const double layer_params = p.block_linear / layers;
+            // FSDP1 units that hold a block's frozen weights and its LoRA
+            // weights in one FlatParameter (use_orig_params=True, litgpt's
+            // auto_wrap_policy={Block}) get gradient memory "equivalent to not
+            // freezing those parameters" (torch FSDP docstring): the block's
+            // gradients, sharded, and one unit's unsharded before its
+            // reduce-scatter.
+            const bool mixed_flat = w.trains() && w.uses_lora() && w.profile().fsdp_mixed_flat &&
+                                    w.parallel == Parallel::Fsdp;
+            if (mixed_flat) {
+                c.gradients += (p.block_linear + p.other) * act;
+                c.workspace += layer_params * act;
+            }
             c.weights /= n;
             c.adapters /= n;
             c.gradients /= n;
             c.optimizer /= n;
-            // Two layers' weights gathered in 16-bit (current + prefetched)
-            // replace the per-step weight copies of autocast.
-            const double layer_params =
-                p.block_linear / static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
+            // Two layers' weights gathered (current + prefetched) replace the
+            // per-step weight copies of autocast. They are gathered as stored:
+            // a 4-bit base travels packed (bitsandbytes quant_storage for
+            // FSDP1, torchao NF4's all-gather hooks for FSDP2).
+            const double gathered =
+                w.quant.none() ? act : weight_bytes_per_param(w.quant, w.precision, w.double_quant);
             if (full && amp) c.workspace -= trainable * act;
-            c.workspace += 2.0 * layer_params * act;
+            c.workspace += 2.0 * layer_params * gathered;
+            // A full fine-tune's unit holds its unsharded gradients until the
+            // reduce-scatter (in the compute dtype).
+            if (full && w.trains()) c.workspace += layer_params * act;
             return n;
         }
         case Parallel::Tp:
@@ -134,6 +153,61 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
             return 1.0;
     }
     return 1.0;
+}
+
+// DeepSpeed's reduce_bucket_size default (runtime/zero/config.py:
+// reduce_bucket_size = 5e8 elements): the gradients ZeRO-1/2/3 hold on the
+// GPU while they stream to the host under offload_optimizer.
+constexpr double kReduceBucketElements = 5e8;
+
+double train_offload(const Workload& w, const Params& p, double trainable, Components& c) {
+    if (!w.trains() || w.train_offload == TrainOffload::None) return 0.0;
+    const double n = static_cast<double>(std::max<std::int64_t>(w.gpus, 1));
+    const Architecture& a = w.model.arch;
+    const bool full = w.method == Method::Full;
+    const bool amp = w.mixed == MixedPrecision::Amp && w.precision != Precision::Fp32;
+    const double act = dtype_bytes(w.precision);
+    const bool fsdp = w.parallel == Parallel::Fsdp;
+    // On one GPU shard() left the fp32 master as the weights: the offloading
+    // engine keeps 16-bit weights on the GPU and the master with the state.
+    if (w.gpus <= 1 && full && amp) {
+        c.optimizer += c.weights;
+        c.weights = trainable * act;
+        c.workspace -= trainable * act;
+    }
+    // ZeRO-3 likewise: shard() left each rank's fp32 master partition as its
+    // weights; DeepSpeed keeps a 16-bit partition beside the master the
+    // optimizer holds (FSDP's fp32 FlatParameter is the master itself).
+    if (w.gpus > 1 && w.parallel == Parallel::Zero3 && full && amp) {
+        c.optimizer += c.weights;
+        c.weights = trainable * act / n;
+    }
+    const double grad_bytes = full ? (amp ? 4.0 : act) : train_dtypes(w).lora;
+    // The host: every rank's optimizer partition (fp32 master and moments),
+    // and the gradients it steps with (DeepSpeedCPUAdam reads fp32 gradients;
+    // FSDP's CPU offload moves the sharded gradients).
+    double host = c.optimizer * n + trainable * grad_bytes;
+    c.optimizer = 0;
+    const double bucket = kReduceBucketElements * act;
+    if (w.train_offload == TrainOffload::Optimizer) {
+        c.gradients = std::min(c.gradients, bucket);
+        return host;
+    }
+    // params: the 16-bit (or 4-bit) parameters live on the host too, and are
+    // gathered a layer at a time (the current and the prefetched one).
+    c.host_weights = (c.weights + c.adapters) * n;
+    host += c.host_weights;
+    c.weights = 0;
+    c.adapters = 0;
+    c.gradients = fsdp ? 0.0 : std::min(c.gradients, bucket);
+    if (w.gpus <= 1) {
+        const double layers = static_cast<double>(std::max<std::int64_t>(a.total_layers(), 1));
+        const double gathered =
+            w.quant.none() ? act : weight_bytes_per_param(w.quant, w.precision, w.double_quant);
+        c.workspace += 2.0 * p.block_linear / layers * gathered;
+        if (full) c.workspace += p.block_linear / layers * act;  // a unit's unsharded gradients
+    }
+    return host;
 }
 
 }  // namespace gpuadvise::memory_detail

@@ -7,6 +7,7 @@
 
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/energy.hpp"
+#include "gpuadvise/offload_training.hpp"
 #include "performance_common.hpp"
 
 namespace gpuadvise {
@@ -481,9 +482,13 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
         const bool sharded_state =
             w.gpus > 1 && (w.layout.splits_model() ||
                            (w.parallel != Parallel::Ddp && w.parallel != Parallel::None));
-        step_comm += optimizer_step_seconds(w, memory, gpu, sharded_state ? n : 1.0);
+        // With --train-offload the host runs it (offload_seconds counts that).
+        if (w.train_offload == TrainOffload::None)
+            step_comm += optimizer_step_seconds(w, memory, gpu, sharded_state ? n : 1.0);
         perf.micro_step_seconds = compute_seconds + comm_seconds;
-        perf.step_seconds = accum * *perf.micro_step_seconds + step_comm + perf.paging_seconds;
+        perf.offload_seconds = training_offload_time(w, memory, gpu, host, compute_seconds).seconds;
+        perf.step_seconds = accum * *perf.micro_step_seconds + step_comm + perf.paging_seconds +
+                            perf.offload_seconds;
         perf.train_tokens_per_s = step_tokens / *perf.step_seconds;
         perf.bound = Bound::Compute;
         // MFU as large runs report it: 6 N (forward + backward, no recompute)

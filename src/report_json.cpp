@@ -176,6 +176,7 @@ void write_memory(json::Writer& j, const MemoryEstimate& m) {
     j.end_object();
     j.field("trainable_params", m.trainable_params);
     j.field("paged_optimizer_bytes", m.paged_optimizer_bytes);
+    j.field("host_bytes", m.host_bytes);
     j.key("range");
     if (m.band) {
         // [low, high] bytes: the estimate times the band's p10 and p90 ratios.
@@ -210,6 +211,7 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("step_seconds", rounded_rate(p.step_seconds));
     j.field("micro_step_seconds", rounded_rate(p.micro_step_seconds));
     j.field("paging_seconds", rounded_rate(std::optional<double>(p.paging_seconds)));
+    j.field("offload_seconds", rounded_rate(std::optional<double>(p.offload_seconds)));
     j.field("time_to_first_token_s", rounded_rate(p.time_to_first_token_s));
     j.field("job_hours", rounded_rate(p.job_hours));
     j.field("job_cost_usd", rounded_rate(p.job_cost_usd));

@@ -171,6 +171,9 @@ Table memory_table(const MemoryEstimate& m) {
         t.rows.push_back({"paged optimizer (host-backed)",
                           fmt::format("{:.2f}", gib(m.paged_optimizer_bytes)),
                           std::to_string(m.paged_optimizer_bytes)});
+    if (m.host_bytes > 0)
+        t.rows.push_back({"host memory (training offload)",
+                          fmt::format("{:.2f}", gib(m.host_bytes)), std::to_string(m.host_bytes)});
     return t;
 }
 
@@ -202,6 +205,8 @@ Table performance_table(const Performance& p) {
     add("step", p.step_seconds, " s");
     if (p.micro_step_seconds && p.step_seconds && *p.micro_step_seconds < *p.step_seconds * 0.999)
         add("micro-step", p.micro_step_seconds, " s");
+    if (p.offload_seconds > 0)
+        add("host offload", std::optional<double>(p.offload_seconds), " s per step");
     if (p.job_tokens && *p.job_tokens < 1.8e19)
         t.rows.push_back({"job tokens", format_count(static_cast<std::uint64_t>(*p.job_tokens))});
     add("job", p.job_hours, " h");

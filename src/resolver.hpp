@@ -70,6 +70,15 @@ class Resolver {
     void engine();
 
     // --- training ----------------------------------------------------------------
+    // --harness: the training library whose defaults and code path apply.
+    void harness();
+
+    // --bitsandbytes VERSION: whether 4-bit layers keep their inputs.
+    void bitsandbytes();
+
+    // --train-offload: the optimizer (and parameters) in host memory.
+    void train_offload();
+
     void training();
 
     // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;

@@ -114,17 +114,21 @@ std::vector<Rule> make_registry() {
                  }});
     r.push_back(
         {"host-memory", RuleKind::Reject,
-         "what --offload keeps on the host must fit its memory (--ram, else the platform's)",
+         "what --offload or --train-offload keeps on the host must fit its memory (--ram, else "
+         "the platform's)",
          [](const PlanContext& c, const RuleData& d) -> Hit {
-             if (!c.offload || !c.host_ram) return std::nullopt;
+             const std::uint64_t host =
+                 c.offload ? c.offload->host_bytes : c.memory.host_bytes;  // training offload
+             if (host == 0 || !c.host_ram) return std::nullopt;
              // The OS and the rest of the system keep part of the RAM.
              const double room = static_cast<double>(*c.host_ram) * d.get("usable_share");
-             if (static_cast<double>(c.offload->host_bytes) <= room) return std::nullopt;
+             if (static_cast<double>(host) <= room) return std::nullopt;
              return fire(c, [&] {
                  return fmt::format(
-                     "offload keeps {:.1f} GiB in host memory; {:.0f} % of {:.0f} GiB is "
+                     "{} keeps {:.1f} GiB in host memory; {:.0f} % of {:.0f} GiB is "
                      "{:.1f} GiB",
-                     gib(c.offload->host_bytes), 100.0 * d.get("usable_share"), gib(*c.host_ram),
+                     c.offload ? "offload" : "the training offload", gib(host),
+                     100.0 * d.get("usable_share"), gib(*c.host_ram),
                      room / static_cast<double>(kGiB));
              });
          }});

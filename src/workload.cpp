@@ -66,6 +66,7 @@ Workload Resolver::run() {
     model();
     if (w_.model.image) return image();
     method();
+    harness();
     formats();
     applicability();
     engine();
@@ -74,6 +75,7 @@ Workload Resolver::run() {
     lora();
     inference_settings();
     gpus();
+    train_offload();
     estimator();
     return std::move(w_);
 }
@@ -303,8 +305,15 @@ void Resolver::formats() {
                             arg(Field::DoubleQuant).from()));
         w_.double_quant = *dq;
     } else if (has_double_quant && !from_checkpoint) {
-        w_.double_quant = qlora;
-        if (qlora) assume("double-quant=on (document §4 QLoRA recipe)");
+        if (w_.harness_given) {
+            w_.double_quant = qlora && w_.profile().double_quant;
+            if (qlora)
+                assume(fmt::format("double-quant={} ({}'s default)", w_.double_quant ? "on" : "off",
+                                   w_.profile().label));
+        } else {
+            w_.double_quant = qlora;
+            if (qlora) assume("double-quant=on (document §4 QLoRA recipe)");
+        }
     }
     if (in_.model_file && q)
         throw InputError(fmt::format("{} already fixes the weight format ({}); drop {}",

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <string>
 
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/layout.hpp"
@@ -14,11 +16,49 @@
 
 namespace gpuadvise::workload_detail {
 
+void Resolver::harness() {
+    if (!w_.trains()) return;
+    if (const Arg a = arg(Field::Harness)) {
+        w_.harness = kHarnesses.parse(a.text(), a.from());
+        w_.harness_given = true;
+    }
+}
+
+// bitsandbytes 0.43.2 dropped the input MatMul4Bit kept for backward
+// (ctx.tensors = (A, B) became (None, B), #1270, July 2024).
+void Resolver::bitsandbytes() {
+    const Arg a = arg(Field::Bitsandbytes);
+    if (!a) return;
+    if (w_.method != Method::Qlora || w_.quant.family() != QuantFamily::Bnb4)
+        throw InputError(fmt::format(
+            "{} applies to --method qlora with a bitsandbytes 4-bit base (--quant nf4 or fp4)",
+            a.from()));
+    std::array<long, 3> v{0, 0, 0};
+    std::size_t part = 0, start = 0;
+    const std::string_view t = a.text();
+    while (start <= t.size()) {
+        const std::size_t dot = std::min(t.find('.', start), t.size());
+        const std::string_view n = t.substr(start, dot - start);
+        if (part >= v.size() || n.empty() || n.size() > 6 ||
+            !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            throw InputError(fmt::format("{} {}: give a release like 0.41.1 or 0.45", a.from(),
+                                         quote(a.text())));
+        v[part++] = std::stol(std::string(n));
+        start = dot + 1;
+    }
+    w_.bnb_keeps_input = v < std::array<long, 3>{0, 43, 2};
+}
+
 void Resolver::training() {
     if (!w_.trains()) return;
     const bool qlora = w_.method == Method::Qlora;
+    const HarnessProfile& hp = w_.profile();
+    bitsandbytes();
     if (const Arg a = arg(Field::MixedPrecision)) {
         w_.mixed = kMixedPrecisions.parse(a.text(), a.from());
+    } else if (w_.harness_given && hp.mixed) {
+        w_.mixed = *hp.mixed;
+        assume(fmt::format("mixed-precision={} ({}'s default)", to_string(w_.mixed), hp.label));
     } else {
         w_.mixed = MixedPrecision::Amp;
         assume("mixed-precision=amp (fp32 trainable weights and optimizer state, 16-bit compute)");
@@ -33,6 +73,11 @@ void Resolver::training() {
     w_.optimizer_in_backward = r_.flag(Field::OptimizerInBackward).value_or(false);
     if (const Arg a = arg(Field::OptimizerImpl)) {
         w_.optimizer_impl = kOptimizerImpls.parse(a.text(), a.from());
+    } else if (w_.harness_given) {
+        w_.optimizer_impl = hp.optimizer_impl;
+        if (w_.optimizer == Optimizer::AdamW)
+            assume(fmt::format("optimizer-impl={} ({}'s AdamW)",
+                               kOptimizerImpls.name(w_.optimizer_impl), hp.label));
     } else {
         w_.optimizer_impl = OptimizerImpl::Foreach;
         if (w_.optimizer == Optimizer::AdamW)
@@ -42,11 +87,23 @@ void Resolver::training() {
     // Hugging Face's collators (DataCollatorWithPadding, TRL's SFT collator
     // without packing=True) pad each batch to its longest sample, so the
     // common run sees a new shape every step.
-    w_.packing = r_.flag(Field::Packing).value_or(false);
-    if (!r_.has(Field::Packing))
+    if (const auto packing = r_.flag(Field::Packing)) {
+        w_.packing = *packing;
+    } else if (w_.harness_given && hp.packing) {
+        w_.packing = true;
+        assume(fmt::format("packing=on ({} pads every sample to the maximum length)", hp.label));
+    } else {
+        w_.packing = false;
         assume(
             "packing=off (batches padded to their longest sample, as Hugging Face's "
             "collators do)");
+    }
+    if (const auto e = r_.flag(Field::ExpandableSegments)) {
+        w_.expandable_segments = *e;
+    } else if (w_.harness_given && hp.expandable_segments) {
+        w_.expandable_segments = true;
+        assume(fmt::format("expandable-segments=on ({} sets PYTORCH_CUDA_ALLOC_CONF)", hp.label));
+    }
     ckpt_mode();
     if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
 }
@@ -61,6 +118,18 @@ void Resolver::ckpt_mode() {
             throw InputError(fmt::format("{} contradicts {} {}; give one of them",
                                          r_.get(Field::GradCkpt)->origin, a.from(),
                                          quote(a.text())));
+    } else if (!toggle && w_.harness_given) {
+        const HarnessProfile& hp = w_.profile();
+        const std::int64_t gpus = r_.has(Field::Gpus) ? positive(Field::Gpus, kMaxGpus) : 1;
+        if (w_.method == Method::Qlora && hp.kbit_prepare) {
+            w_.ckpt_mode = CkptMode::Full;
+            assume(fmt::format("ckpt-mode=full ({}: prepare_model_for_kbit_training turns it on)",
+                               hp.label));
+        } else {
+            w_.ckpt_mode = gpus > 1 && hp.ckpt_multi_gpu ? *hp.ckpt_multi_gpu : hp.ckpt;
+            assume(fmt::format("ckpt-mode={} ({}'s default{})", kCkptModes.name(w_.ckpt_mode),
+                               hp.label, gpus > 1 && hp.ckpt_multi_gpu ? " on several GPUs" : ""));
+        }
     } else {
         w_.ckpt_mode = toggle.value_or(true) ? CkptMode::Full : CkptMode::None;
         if (!toggle) assume("grad-ckpt=on (document §2.1 example and §4 recipe)");
@@ -80,6 +149,9 @@ void Resolver::loss() {
                             r_.get(Field::ChunkedLoss)->origin, a.from(), quote(a.text())));
     } else if (chunked) {
         w_.loss = Loss::Chunked;
+    } else if (w_.harness_given) {
+        w_.loss = w_.profile().loss;
+        assume(fmt::format("loss={} ({}'s loss)", kLosses.name(w_.loss), w_.profile().label));
     } else {
         w_.loss = Loss::Upcast;
         assume(
@@ -128,6 +200,55 @@ void Resolver::lora() {
     } else {
         w_.lora_targets = {LoraTarget::Q, LoraTarget::V};
         assume("lora-targets=q,v (document §4: q_proj, v_proj)");
+    }
+    if (const Arg a = arg(Field::LoraDropout)) {
+        w_.lora_dropout = parse_real_in(a.text(), a.from(), 0.0, 0.99, "0.05");
+    } else if (w_.harness_given) {
+        w_.lora_dropout = w_.profile().lora_dropout;
+        assume(fmt::format("lora-dropout={} ({}'s default)", w_.lora_dropout, w_.profile().label));
+    }
+}
+
+void Resolver::train_offload() {
+    const Arg a = arg(Field::TrainOffload);
+    if (!a || !w_.trains()) return;
+    w_.train_offload = kTrainOffloads.parse(a.text(), a.from());
+    if (w_.train_offload == TrainOffload::None) return;
+    if (w_.layout_request.any())
+        throw InputError(fmt::format(
+            "{} {} with a layout that splits the model ({}) is not modelled; drop one of them",
+            a.from(), a.text(), layout_origin()));
+    const bool one = w_.gpus == 1;
+    const Parallel p = w_.parallel;
+    if (w_.train_offload == TrainOffload::Optimizer && !one && p != Parallel::Zero1 &&
+        p != Parallel::Zero2 && p != Parallel::Zero3)
+        throw InputError(fmt::format(
+            "{} optimizer is DeepSpeed's ZeRO-Offload: use --parallel zero1, zero2 or zero3{}",
+            a.from(),
+            p == Parallel::Fsdp
+                ? "; FSDP offloads the parameters with the optimizer (--train-offload "
+                  "params)"
+                : ""));
+    if (w_.train_offload == TrainOffload::Params && !one && p != Parallel::Zero3 &&
+        p != Parallel::Fsdp)
+        throw InputError(fmt::format(
+            "{} params keeps the sharded parameters in host memory: use --parallel zero3 or fsdp",
+            a.from()));
+    // DeepSpeedCPUAdam (ZeRO-Offload) or torch.optim on the CPU (FSDP
+    // offload) steps the host copy; bitsandbytes' optimizers are CUDA-only.
+    const bool bnb = w_.optimizer == Optimizer::AdamW8bit ||
+                     w_.optimizer == Optimizer::PagedAdamW8bit ||
+                     w_.optimizer == Optimizer::PagedAdamW32bit;
+    if (bnb && r_.has(Field::Optimizer))
+        throw InputError(fmt::format(
+            "{} {} steps on the GPU (bitsandbytes); with {} the step runs on the CPU: use "
+            "--optimizer adamw",
+            r_.get(Field::Optimizer)->origin, to_string(w_.optimizer), a.from()));
+    if (bnb) {
+        w_.optimizer = Optimizer::AdamW;
+        assume(
+            "optimizer=adamw (the offloaded step runs on the CPU: DeepSpeedCPUAdam or "
+            "torch.optim)");
     }
 }
 

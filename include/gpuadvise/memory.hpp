@@ -31,6 +31,10 @@ struct Components {
     // Image generation pipelines: `weights` is the denoiser (UNet or DiT).
     double text_encoders = 0, vae = 0;
     double pool = 0;
+    // Host memory a training offload keeps (--train-offload), for the whole
+    // plan: not a GPU component.
+    double host = 0;
+    double host_weights = 0;  // the parameters' part of `host` (--train-offload params)
 };
 
 // The components in JSON and table order, each with its JSON key.
@@ -74,6 +78,11 @@ struct MemoryEstimate {
     // unified memory: it pages out to the host under pressure, so it is not
     // part of what must fit, nor of what the allocator reports.
     std::uint64_t paged_optimizer_bytes = 0;
+    // Host memory the plan's training offload needs (--train-offload): the
+    // optimizer state, master weights and gradients, and with params the
+    // parameters, of every GPU together.
+    std::uint64_t host_bytes = 0;
+    std::uint64_t host_weight_bytes = 0;  // the parameters among them (streamed every step)
     EstimatorUsed estimator = EstimatorUsed::Component;
     // measured / estimate at the 10th and 90th percentile of this method's
     // validation rows (data/error_bands.json); nullopt for the document's rule

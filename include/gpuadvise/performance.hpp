@@ -81,6 +81,8 @@ struct Performance {
     // Paged optimizer state that does not fit beside the rest pages over PCIe
     // each step (out and back in); included in step_seconds. 0 when it fits.
     double paging_seconds = 0;
+    // --train-offload: the PCIe copies and host optimizer step (offload_training.hpp).
+    double offload_seconds = 0;
     std::optional<double> job_hours;
     std::optional<double> job_cost_usd;
     std::optional<double> energy_kwh;

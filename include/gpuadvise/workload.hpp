@@ -53,6 +53,28 @@ enum class OptimizerImpl : std::uint8_t { Foreach, Fused, ForLoop };
 // What the training loss keeps of the logits, by harness (docs/memory-model.md).
 enum class Loss : std::uint8_t { Upcast, Bf16, Chunked, Fused };
 enum class LoraTarget : std::uint8_t { Q, K, V, O, Gate, Up, Down, LmHead };
+// The training harness: the library whose code path a run takes. Its
+// defaults (loss, LoRA dropout, double quantisation, checkpointing) and the
+// mechanisms of its code path (which tensors stay fp32, what a LoRA layer
+// saves for backward) are a HarnessProfile (workload_harness.cpp, each with
+// its source; docs/memory-model.md, "Harnesses").
+enum class Harness : std::uint8_t {
+    Hf,
+    Trl,
+    Axolotl,
+    MsSwift,
+    Unsloth,
+    Torchtune,
+    Litgpt,
+    LlamaFactory,
+    QwenFinetune
+};
+// Training with the optimizer (and the parameters) in host memory:
+// optimizer is ZeRO-Offload (DeepSpeed offload_optimizer: the fp32 master,
+// the optimizer state and the step on the CPU), params also keeps the 16-bit
+// parameters there (ZeRO-3 offload_param, the CPU side of ZeRO-Infinity;
+// FSDP CPUOffload(offload_params=True), whose gradients go to the host too).
+enum class TrainOffload : std::uint8_t { None, Optimizer, Params };
 // Where the model came from.
 enum class ModelOrigin : std::uint8_t { Size, Preset, HfConfig, Gguf, Safetensors, Task };
 
@@ -112,6 +134,20 @@ inline constexpr auto kLoraTargets = make_enum_table<LoraTarget>({{LoraTarget::Q
                                                                   {LoraTarget::Up, "up"},
                                                                   {LoraTarget::Down, "down"},
                                                                   {LoraTarget::LmHead, "lm_head"}});
+inline constexpr auto kHarnesses =
+    make_enum_table<Harness>({{Harness::Hf, "hf"},
+                              {Harness::Trl, "trl"},
+                              {Harness::Axolotl, "axolotl"},
+                              {Harness::MsSwift, "ms-swift"},
+                              {Harness::Unsloth, "unsloth"},
+                              {Harness::Torchtune, "torchtune"},
+                              {Harness::Litgpt, "litgpt"},
+                              {Harness::LlamaFactory, "llama-factory"},
+                              {Harness::QwenFinetune, "qwen-finetune"}});
+inline constexpr auto kTrainOffloads =
+    make_enum_table<TrainOffload>({{TrainOffload::None, "none"},
+                                   {TrainOffload::Optimizer, "optimizer"},
+                                   {TrainOffload::Params, "params"}});
 inline constexpr auto kModelOrigins =
     make_enum_table<ModelOrigin>({{ModelOrigin::Size, "size"},
                                   {ModelOrigin::Preset, "preset"},
@@ -153,6 +189,12 @@ inline std::string_view to_string(Loss v) {
 inline std::string_view to_string(LoraTarget v) {
     return kLoraTargets.name(v);
 }
+inline std::string_view to_string(Harness v) {
+    return kHarnesses.name(v);
+}
+inline std::string_view to_string(TrainOffload v) {
+    return kTrainOffloads.name(v);
+}
 inline std::string_view to_string(ModelOrigin v) {
     return kModelOrigins.name(v);
 }
@@ -177,6 +219,57 @@ constexpr int zero_stage(Parallel p) {
     }
     return 0;
 }
+
+// What a training harness's code path does, each switch with the code it
+// comes from (workload_harness.cpp). The defaults apply where the user gave
+// no flag; the mechanisms always apply to that harness.
+struct HarnessProfile {
+    Harness id = Harness::Hf;
+    std::string_view label;  // "Hugging Face Trainer + PEFT"
+    // Defaults, where the user gave no flag.
+    Loss loss = Loss::Upcast;
+    OptimizerImpl optimizer_impl = OptimizerImpl::Foreach;
+    double lora_dropout = 0;  // the library's default p
+    bool double_quant = false;
+    CkptMode ckpt = CkptMode::Full;
+    std::optional<CkptMode> ckpt_multi_gpu;  // when several GPUs change it
+    bool packing = false;  // fixed-shape batches (padded to the maximum length, or packed)
+    std::optional<MixedPrecision> mixed;  // when it is not amp
+    // Mechanisms.
+    // QLoRA goes through PEFT's prepare_model_for_kbit_training, which turns
+    // checkpointing on.
+    bool kbit_prepare = false;
+    // ... and its fp32 copies of every non-quantized parameter (embeddings,
+    // output head, norms) stay fp32 in training.
+    bool kbit_fp32 = false;
+    // LoRA weights kept in fp32 under 16-bit compute (PEFT's
+    // autocast_adapter_dtype); false: in the compute dtype. The second for
+    // QLoRA.
+    bool adapters_fp32 = true;
+    bool qlora_adapters_fp32 = true;
+    // Every linear layer is 4-bit, the output head included (Lightning
+    // Fabric's BitsandbytesPrecision replaces every nn.Linear).
+    bool quantizes_head = false;
+    // One linear (and one LoRA input) for q, k and v together (litgpt's qkv).
+    bool fused_qkv = false;
+    // Unsloth's LoRA autograd functions (LoRA_MLP, LoRA_QKV, LoRA_W) save
+    // the block's inputs and the gate/up outputs only.
+    bool fused_lora_kernels = false;
+    // torch.utils.checkpoint with use_reentrant=True (the original forward
+    // records no graph); false: non-reentrant (saved-tensor hooks).
+    bool reentrant_ckpt = true;
+    // FSDP1 units that mix frozen and trainable parameters in one
+    // FlatParameter (use_orig_params=True): gradient memory as if nothing
+    // were frozen (torch FSDP's docstring).
+    bool fsdp_mixed_flat = false;
+    // DeepSpeed's fp16/bf16 engine: the module cast to 16-bit and run
+    // without torch autocast (no fp32 weights or copies on the GPU).
+    bool deepspeed_half = false;
+    // Sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True itself.
+    bool expandable_segments = false;
+    std::string_view source;  // where the switches come from
+};
+const HarnessProfile& harness_profile(Harness h);
 
 inline bool is_training(Method m) {
     return m != Method::Inference;
@@ -251,7 +344,16 @@ struct Workload {
     bool grad_accum_given = false;  // --grad-accum or --global-batch said it
     // --global-batch: sequences per optimizer step over the plan (sets grad_accum per layout).
     std::optional<std::int64_t> global_batch;
-    Loss loss = Loss::Upcast;  // what the loss keeps of the logits (--loss, --chunked-loss)
+    Loss loss = Loss::Upcast;       // what the loss keeps of the logits (--loss, --chunked-loss)
+    Harness harness = Harness::Hf;  // the training harness (--harness)
+    bool harness_given = false;
+    double lora_dropout = 0;  // LoRA dropout p (--lora-dropout, else the harness's)
+    // bitsandbytes before 0.43.2 keeps each 4-bit layer's input for backward
+    // (MatMul4Bit's ctx.tensors); --bitsandbytes VERSION.
+    bool bnb_keeps_input = false;
+    TrainOffload train_offload = TrainOffload::None;  // --train-offload
+    // PyTorch's allocator with expandable segments (--expandable-segments).
+    bool expandable_segments = false;
     // Every batch has the same shape (packed, or padded to a fixed length);
     // false: padded to each batch's longest sample, the Hugging Face default.
     bool packing = false;
@@ -295,6 +397,7 @@ struct Workload {
     bool is_language() const { return !is_fixed() && !is_image(); }
     bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }
     bool targets(LoraTarget t) const;
+    const HarnessProfile& profile() const { return harness_profile(harness); }
 };
 
 // Parses and checks every workload field of `request`; throws InputError

@@ -48,7 +48,9 @@ const std::vector<Golden>& goldens() {
         {"estimate-full-8b-8gpus",
          {"estimate", "--model", "8B", "--method", "full", "--gpus", "8"}},
         {"estimate-gpu-json", {"estimate", "--model", "8B", "--gpu", "rtx-4090", "--json"}},
-        {"check-lora-4090", {"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora"}},
+        // 8B LoRA at the document's batch 4 x 512 with the fp32-upcast loss: 24.0 GiB,
+        // just over the card since the pool is modelled from the allocator (issue 26).
+        {"check-lora-4090", {"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora"}, 1},
         {"check-no-70b-4090", {"check", "--gpu", "rtx-4090", "--model", "70B"}, 1},
         {"compare-4090-3090", {"compare", "rtx-4090", "rtx-3090", "--model", "8B"}},
         {"gpus-amd", {"gpus", "--vendor", "amd"}},

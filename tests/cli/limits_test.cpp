@@ -36,7 +36,8 @@ TEST_CASE("limits agree with check: the maximum fits and one more does not") {
          "rtx-3090", "--gpus", "2"},
         {"check", "--model", "qwen3-30b-a3b", "--quant", "q4_k_m", "--engine", "llama.cpp", "--gpu",
          "rtx-4060ti-8gb", "--offload", "auto", "--seq", "8192"},
-        {"check", "--model", "llama-3.1-8b", "--method", "lora", "--gpu", "rtx-4090"},
+        {"check", "--model", "llama-3.1-8b", "--method", "lora", "--gpu", "rtx-4090", "--batch",
+         "2"},
     };
     for (const auto& plan : plans) {
         INFO(gpuadvise_test::joined(plan));
