@@ -342,6 +342,10 @@ const std::vector<FieldSpec>& table() {
         {Field::Ascii, "--ascii", "", "ascii", FieldKind::Switch, kOutputGroup, "",
          "Draw the memory bars with ASCII characters instead of Unicode blocks", "off",
          Applies::Always, true},
+        {Field::Wide, "--wide", "", "wide", FieldKind::Switch, kOutputGroup, "",
+         "Print tables whole: no column dropped or cut to fit the terminal (COLUMNS or its "
+         "width)",
+         "off", Applies::Always, true},
         {Field::Json, "--json", "", "json", FieldKind::Switch, kOutputGroup, "",
          "Print one JSON object (schema 1)", "off", Applies::Always},
         {Field::Verbose, "--verbose", "-v", "verbose", FieldKind::Count, kOutputGroup, "",

@@ -113,6 +113,7 @@ enum class Field : std::uint8_t {
     Format,
     Color,
     Ascii,
+    Wide,
     Json,
     Verbose,
     Catalog,

@@ -56,14 +56,19 @@ int cmd_recommend(Context& ctx) {
         return ctx.emit(with_newline(recommend_json(single, memory, recs, top, options, pick,
                                                     launch ? &*launch : nullptr)),
                         kExitOk);
+    const bool explain = ctx.request.flag(Field::Explain).value_or(false);
     std::string out = recommend_text(single, memory, recs, top, options, catalog.gpus.size(),
                                      ctx.format, ctx.style);
-    if (pick && ctx.format != Format::Csv) out += document_pick_text(*pick, recs, ctx.format);
+    // Prose lines follow the terminal's width as the tables do.
+    const auto prose = [&](const std::string& text) {
+        return ctx.format == Format::Table ? wrap(text, ctx.style.width) : text;
+    };
+    if (pick && ctx.format != Format::Csv)
+        out += prose(document_pick_text(*pick, recs, ctx.format));
     if (launch && ctx.format != Format::Csv)
         out +=
             launch_text(*launch, "#1 " + sanitize(plan_label(recs.front())), ctx.format, ctx.style);
-    if (ctx.request.flag(Field::Explain).value_or(false) && ctx.format != Format::Csv)
-        out += explain_text(recs, top);
+    if (explain && ctx.format != Format::Csv) out += prose(explain_text(recs, top));
     return ctx.emit(out, kExitOk);
 }
 
@@ -409,9 +414,11 @@ int cmd_detect(Context& ctx) {
             "/sys/class/drm lists none "
             "(run with -v to see why)\n",
             code);
+    static constexpr NarrowStep kNarrowing[] = {{"Note", Narrow::Cut, 12}, {"Note"}};
     Table t;
-    t.columns = {{"#", true}, {"Source"},     {"Reported name"},       {"Memory", true},
-                 {"PCIe"},    {"Catalog id"}, {"Note", false, 1, true}};
+    t.columns = {{"#", true}, {"Source"},     {"Reported name"}, {"Memory", true},
+                 {"PCIe"},    {"Catalog id"}, {"Note"}};
+    t.narrowing = kNarrowing;
     for (std::size_t i = 0; i < found.size(); ++i) {
         const auto& g = found[i];
         t.rows.push_back(

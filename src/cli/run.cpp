@@ -75,7 +75,8 @@ int dispatch(int argc, char** argv, std::istream& in, std::ostream& out, std::os
         apply_settings(ctx.request, fields, ctx.config, getenv, &ctx.config.applied);
         for (const auto& line : ctx.config.applied) spdlog::info("setting {}", line);
     }
-    const Output o = resolve_output(ctx.request, options.stdout_is_terminal, getenv);
+    const Output o =
+        resolve_output(ctx.request, options.stdout_is_terminal, options.terminal_width, getenv);
     ctx.format = o.format;
     ctx.style = o.style;
     return inv.command->run(ctx);
