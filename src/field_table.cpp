@@ -311,6 +311,10 @@ const std::vector<FieldSpec>& table() {
          "Print the launch command or config for the top plan: auto (the plan's engine; axolotl "
          "or accelerate for training) or a tool",
          "", Applies::Always, false, false, choices_of<kLaunchKinds>},
+        {Field::Plot, "--plot", "", "plot", FieldKind::Switch, kRankGroup, "",
+         "Draw system price (log scale) against speed after the table: the value frontier, the "
+         "shown plans numbered (--ascii: ASCII characters)",
+         "off", Applies::Always},
         // --- listing the catalog ----------------------------------------------------------
         {Field::MinMemory, "--min-memory", "", "min_memory", FieldKind::Value, kFilterGroup, "SIZE",
          "Only cards with at least this much memory (48GB, 80GiB)", "", Applies::Always},
@@ -335,12 +339,14 @@ const std::vector<FieldSpec>& table() {
          "Only presets whose id contains this (llama, qwen, gemma, mistral, phi, ...)", "",
          Applies::Always},
         {Field::Format, "--format", "", "format", FieldKind::Value, kOutputGroup, "FORMAT",
-         "Output format", "table", Applies::Always, true, false, choices_of<kFormats>},
+         "Output format (html: one self-contained page with the chart, memory bars and table, "
+         "for the commands that rank)",
+         "table", Applies::Always, true, false, choices_of<kFormats>},
         {Field::Color, "--color", "", "color", FieldKind::Value, kOutputGroup, "WHEN",
          "Colour: auto (a terminal, unless NO_COLOR is set), always or never", "auto",
          Applies::Always, true, false, choices_of<kColorModes>},
         {Field::Ascii, "--ascii", "", "ascii", FieldKind::Switch, kOutputGroup, "",
-         "Draw the memory bars with ASCII characters instead of Unicode blocks", "off",
+         "Draw the memory bars and --plot with ASCII characters instead of Unicode", "off",
          Applies::Always, true},
         {Field::Wide, "--wide", "", "wide", FieldKind::Switch, kOutputGroup, "",
          "Print tables whole: no column dropped or cut to fit the terminal (COLUMNS or its "

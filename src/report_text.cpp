@@ -253,7 +253,7 @@ std::string memory_text(const MemoryEstimate& m, const Workload& w, Format forma
 std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, std::size_t catalog_size, Format format,
-                           const Style& style) {
+                           const Style& style, bool plot) {
     const Table ranked = recommendations_table(w, recs, top, style);
     if (format == Format::Csv) return render_csv(ranked);
     std::string out = heading("Workload", format, style);
@@ -274,6 +274,7 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
         if (std::find(shown.begin(), shown.end(), "Use") != shown.end())
             out += bars_legend(style.bars);
     }
+    if (plot) out += "\n" + price_speed_plot(w, recs, top, format, style);
     std::string sheet;
     if (!recs.empty() && top > 0) {
         const Recommendation& best = recs.front();

@@ -1,5 +1,7 @@
 #include "gpuadvise/table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "gpuadvise/text.hpp"
@@ -51,7 +53,7 @@ std::string for_people(const Column& c, const std::string& cell) {
     return c.unit == "USD" ? "$" + cell : cell + " " + c.unit;
 }
 
-// The table as people read it (aligned, Markdown): units in the cells.
+// The table as people read it (aligned, Markdown, HTML): units in the cells.
 Table people(const Table& in) {
     Table t = sanitized(in);
     for (auto& row : t.rows)
@@ -237,12 +239,33 @@ std::string render_markdown(const Table& table) {
     return out;
 }
 
+std::string render_html(const Table& table) {
+    const Table t = people(table);
+    const auto cell = [&](const char* tag, std::size_t c, const std::string& text) {
+        const bool num = c < t.columns.size() && t.columns[c].right;
+        return fmt::format("<{}{}>{}</{}>", tag, num ? " class=\"num\"" : "", escape_html(text),
+                           tag);
+    };
+    std::string out = "<table>\n<thead><tr>";
+    for (std::size_t c = 0; c < t.columns.size(); ++c) out += cell("th", c, t.columns[c].header);
+    out += "</tr></thead>\n<tbody>\n";
+    for (const auto& row : t.rows) {
+        out += "<tr>";
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+            out += cell("td", c, c < row.size() ? row[c] : "");
+        out += "</tr>\n";
+    }
+    return out + "</tbody>\n</table>\n";
+}
+
 std::string render(const Table& table, Format format, const Style& style) {
     switch (format) {
         case Format::Csv:
             return render_csv(table);
         case Format::Markdown:
             return render_markdown(table);
+        case Format::Html:
+            return render_html(table);
         case Format::Table:
         case Format::Json:
             break;

@@ -101,6 +101,7 @@ enum class Field : std::uint8_t {
     Region,
     Explain,
     Emit,
+    Plot,
     // listing the catalog
     MinMemory,
     MinBandwidth,

@@ -47,11 +47,18 @@ std::string workload_text(const Workload& w);
 std::string memory_text(const MemoryEstimate& m, const Workload& w, Format format,
                         const Style& style);
 // On a terminal narrower than the text, prose lines are wrapped and tables
-// narrowed (table.hpp).
+// narrowed (table.hpp); `plot` adds price_speed_plot after the ranking.
 std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, std::size_t catalog_size, Format format,
-                           const Style& style);
+                           const Style& style, bool plot = false);
+// --plot (Format::Table or Markdown): system price (log scale) against speed,
+// the value frontier as a staircase, the `top` plans labelled with their rank
+// and listed below; plans without a known price or speed are counted, not
+// drawn. style.width (80 when 0, at most 120) sizes it; style.ascii draws it
+// with ASCII characters.
+std::string price_speed_plot(const Workload& w, const std::vector<Recommendation>& recs,
+                             std::size_t top, Format format, const Style& style);
 // One plan's offload, limits, platform, engine, reasons, warnings and tips as
 // lines (estimate --gpu and check print the same); `with_reasons` false leaves
 // out the reasons a verdict line already gave.

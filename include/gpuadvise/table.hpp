@@ -14,12 +14,14 @@
 namespace gpuadvise {
 
 // Output formats of every command: tables for people, JSON for scripts, CSV
-// for spreadsheets, Markdown for READMEs and issues.
-enum class Format : std::uint8_t { Table, Json, Csv, Markdown };
+// for spreadsheets, Markdown for READMEs and issues, and one HTML page to
+// share (the commands that rank: chart, memory bars and table).
+enum class Format : std::uint8_t { Table, Json, Csv, Markdown, Html };
 inline constexpr auto kFormats = make_enum_table<Format>({{Format::Table, "table"},
                                                           {Format::Json, "json"},
                                                           {Format::Csv, "csv"},
-                                                          {Format::Markdown, "markdown"}});
+                                                          {Format::Markdown, "markdown"},
+                                                          {Format::Html, "html"}});
 enum class ColorMode : std::uint8_t { Auto, Always, Never };
 inline constexpr auto kColorModes = make_enum_table<ColorMode>(
     {{ColorMode::Auto, "auto"}, {ColorMode::Always, "always"}, {ColorMode::Never, "never"}});
@@ -65,6 +67,8 @@ struct Style {
     std::size_t width = 0;  // 0 = unlimited (a pipe without COLUMNS, --wide, not a table)
     bool color = false;
     Bars bars = Bars::None;
+    // Draw --plot with ASCII (--ascii, or a terminal whose locale is not UTF-8).
+    bool ascii = false;
 };
 
 // The columns and steps a table keeps at `width` (0: all): for tests and
@@ -74,6 +78,9 @@ std::vector<std::string> shown_columns(const Table& table, std::size_t width);
 std::string render_aligned(const Table& table, const Style& style);
 std::string render_csv(const Table& table);
 std::string render_markdown(const Table& table);
+// A <table> with a <thead> and one <tr> per row in <tbody>; every cell
+// escaped, numbers in class "num" (for --format html's page).
+std::string render_html(const Table& table);
 // Json is not a table format: commands print JSON documents instead.
 std::string render(const Table& table, Format format, const Style& style);
 

@@ -56,4 +56,8 @@ std::string truncate_display(std::string_view text, std::size_t width);
 // around tables on a narrow terminal; never for commands or tables.
 std::string wrap(std::string_view text, std::size_t width);
 
+// Text for HTML and SVG, in element content and in quoted attributes: & < >
+// " and ' become character references (after `sanitize`, by the caller).
+std::string escape_html(std::string_view s);
+
 }  // namespace gpuadvise

@@ -26,6 +26,7 @@
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
+#include "gpuadvise/report_html.hpp"
 #include "gpuadvise/report_json.hpp"
 #include "gpuadvise/report_text.hpp"
 #include "gpuadvise/text.hpp"
@@ -36,6 +37,10 @@ namespace gpuadvise::cli {
 namespace {
 
 // ---------------------------------------------------------------- handlers
+
+bool plot_asked(const Context& ctx) {
+    return ctx.request.flag(Field::Plot).value_or(false);
+}
 
 int cmd_recommend(Context& ctx) {
     const Workload w = resolve(ctx);
@@ -57,8 +62,23 @@ int cmd_recommend(Context& ctx) {
                                                     launch ? &*launch : nullptr)),
                         kExitOk);
     const bool explain = ctx.request.flag(Field::Explain).value_or(false);
+    if (ctx.format == Format::Html) {
+        // The page carries the text reports' extra parts as they print.
+        std::vector<HtmlSection> extra;
+        if (pick)
+            extra.push_back(
+                {"The source document's pick", document_pick_text(*pick, recs, Format::Table)});
+        if (launch)
+            extra.push_back(
+                {"Launch", launch_text(*launch, "#1 " + sanitize(plan_label(recs.front())),
+                                       Format::Table, Style{})});
+        if (explain) extra.push_back({"Rules that fired", explain_text(recs, top)});
+        return ctx.emit(
+            recommend_html(single, memory, recs, top, options, catalog.gpus.size(), extra),
+            kExitOk);
+    }
     std::string out = recommend_text(single, memory, recs, top, options, catalog.gpus.size(),
-                                     ctx.format, ctx.style);
+                                     ctx.format, ctx.style, plot_asked(ctx));
     // Prose lines follow the terminal's width as the tables do.
     const auto prose = [&](const std::string& text) {
         return ctx.format == Format::Table ? wrap(text, ctx.style.width) : text;
@@ -147,9 +167,12 @@ int cmd_compare(Context& ctx) {
     if (ctx.json())
         return ctx.emit(with_newline(recommend_json(w, memory, recs, recs.size(), options)),
                         kExitOk);
-    return ctx.emit(
-        recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format, ctx.style),
-        kExitOk);
+    if (ctx.format == Format::Html)
+        return ctx.emit(recommend_html(w, memory, recs, recs.size(), options, recs.size()),
+                        kExitOk);
+    return ctx.emit(recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format,
+                                   ctx.style, plot_asked(ctx)),
+                    kExitOk);
 }
 
 // Compares a measured run with the estimate for the same workload and card,
@@ -462,6 +485,8 @@ constexpr Field kEmitField[] = {Field::Emit, Field::Vram};
 constexpr Field kPlanFields[] = {Field::Emit, Field::Vram, Field::MaxGpus};
 constexpr Field kFitFields[] = {Field::RankBy, Field::Top};
 constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
+// compare ranks the cards it is given: its table can be plotted.
+constexpr Field kCompareFields[] = {Field::Plot};
 constexpr Positional kCompareArgs[] = {
     {"gpus", "GPUs to compare (ids, aliases or names; 'local' for this machine's)", true, true,
      gpu_ids}};
@@ -491,6 +516,7 @@ const Command kCommands[] = {
     {.name = "compare",
      .help = "The same workload on several GPUs side by side",
      .groups = kWork | kOut,
+     .extra = kCompareFields,
      .positionals = kCompareArgs,
      .run = cmd_compare},
     {.name = "fit",

@@ -34,7 +34,8 @@ Output resolve_output(const Request& r, bool stdout_is_terminal, std::size_t ter
                       Getenv getenv) {
     Output o;
     const auto& format = r.get(Field::Format);
-    if (r.flag(Field::Json).value_or(false)) {
+    const bool json = r.flag(Field::Json).value_or(false);
+    if (json) {
         // --json and a --format flag must agree; a format from the environment
         // or config file is only a default, so the flag wins over it.
         if (format && format->origin == "--format" &&
@@ -45,6 +46,15 @@ Output resolve_output(const Request& r, bool stdout_is_terminal, std::size_t ter
     } else if (format) {
         o.format = kFormats.parse(format->text, format->origin);
     }
+    if (r.flag(Field::Plot).value_or(false) && o.format != Format::Table &&
+        o.format != Format::Markdown) {
+        const std::string given =
+            json ? "--json" : fmt::format("{} {}", format->origin, quote(format->text));
+        throw InputError(fmt::format(
+            "--plot draws the chart as text, which {} does not print: drop --plot{}", given,
+            o.format == Format::Html ? " (the HTML page has the chart)"
+                                     : ", or give --format table or markdown"));
+    }
     const auto& color = r.get(Field::Color);
     const ColorMode mode = color ? kColorModes.parse(color->text, color->origin) : ColorMode::Auto;
     const char* no_color = getenv("NO_COLOR");
@@ -52,7 +62,8 @@ Output resolve_output(const Request& r, bool stdout_is_terminal, std::size_t ter
     o.style.color = o.format == Format::Table &&
                     (mode == ColorMode::Always ||
                      (mode == ColorMode::Auto && stdout_is_terminal && !no_color_set));
-    // The locale decides whether a terminal draws UTF-8 blocks.
+    // The locale decides whether a terminal draws UTF-8 blocks and lines; a
+    // pipe gets UTF-8 (a file or a pager) unless --ascii.
     std::string_view locale;
     for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"})
         if (const char* v = getenv(name); v && *v) {
@@ -64,7 +75,8 @@ Output resolve_output(const Request& r, bool stdout_is_terminal, std::size_t ter
                       locale.find("UTF8") != std::string_view::npos ||
                       locale.find("utf-8") != std::string_view::npos;
     const bool ascii = r.flag(Field::Ascii).value_or(false);
-    if (o.format != Format::Table) return o;  // Markdown, CSV and JSON are never narrowed
+    o.style.ascii = ascii || (stdout_is_terminal && !utf8);
+    if (o.format != Format::Table) return o;  // Markdown, CSV, JSON and HTML are never narrowed
     const char* columns = getenv("COLUMNS");
     const auto from_columns = columns_width(columns);
     if (columns != nullptr && *columns != '\0' && !from_columns)

@@ -31,6 +31,11 @@ struct Golden {
     std::vector<std::string> env = {};
 };
 
+// A small, stable ranking for the chart's goldens: eight cards people compare.
+const std::vector<std::string> kCompareEight = {
+    "compare", "rtx-4090",  "rtx-3090", "rtx-5090", "h100-pcie",   "a100-80gb-pcie",
+    "l40s",    "rtx-a6000", "mi300x",   "--model",  "llama-3.1-8b"};
+
 // One pre-training plan beyond one node and one fine-tune per launch kind.
 const std::vector<std::string> kPretrain = {
     "estimate", "--model", "llama-3.1-70b", "--method", "full", "--gpu", "h100-sxm5",
@@ -135,6 +140,13 @@ const std::vector<Golden>& goldens() {
          nullptr,
          false,
          {"COLUMNS=80"}},
+        {"compare-plot-ascii",
+         plus(kCompareEight, {"--plot", "--ascii"}),
+         0,
+         nullptr,
+         false,
+         {"COLUMNS=100"}},
+        {"compare-html", plus(kCompareEight, {"--format", "html"})},
     };
     return g;
 }
@@ -210,7 +222,7 @@ bool register_all(std::index_sequence<I...>) {
 }
 
 // The table's size, checked below against goldens().
-constexpr std::size_t kGoldens = 33;
+constexpr std::size_t kGoldens = 35;
 const bool registered = register_all(std::make_index_sequence<kGoldens>{});
 
 }  // namespace

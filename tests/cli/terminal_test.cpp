@@ -1,7 +1,7 @@
 // Where the table's width comes from: COLUMNS (a positive integer; anything
 // else is ignored, as shells set it loosely), else the terminal's own width,
 // else nothing (a pipe prints whole); --wide and the formats that are not
-// the aligned table never narrow.
+// the aligned table never narrow. --plot only where the chart is text.
 #include "cli/terminal.hpp"
 
 #include <catch2/catch.hpp>
@@ -52,16 +52,38 @@ TEST_CASE("tables take COLUMNS, else the terminal width, and a pipe or --wide pr
     CHECK(width_of(none, "80", false, 0) == 80);    // unless COLUMNS asks for a width
     const Request wide = test::request({{Field::Wide, "true"}});
     CHECK(width_of(wide, "80", true, 80) == 0);
-    for (const char* format : {"csv", "markdown", "json"}) {
+    for (const char* format : {"csv", "markdown", "json", "html"}) {
         INFO(format);
         CHECK(width_of(test::request({{Field::Format, format}}), "80", true, 80) == 0);
     }
 }
 
-TEST_CASE("ascii: --ascii draws the bars in ASCII, and a pipe gets none") {
+TEST_CASE("plot draws text: --plot is refused with the formats that are not") {
     g_columns = nullptr;
-    CHECK(resolve_output(Request{}, true, 80, fake_env).style.bars == Bars::Unicode);
-    CHECK(resolve_output(test::request({{Field::Ascii, "true"}}), true, 80, fake_env).style.bars ==
-          Bars::Ascii);
-    CHECK(resolve_output(Request{}, false, 0, fake_env).style.bars == Bars::None);
+    const auto plot = [](const char* format) {
+        return resolve_output(test::request({{Field::Plot, "true"}, {Field::Format, format}}), true,
+                              80, fake_env);
+    };
+    CHECK_NOTHROW(plot("table"));
+    CHECK_NOTHROW(plot("markdown"));
+    CHECK_THROWS_AS(plot("csv"), InputError);
+    CHECK_THROWS_WITH(plot("html"), Catch::Contains("the HTML page has the chart"));
+    CHECK_THROWS_AS(resolve_output(test::request({{Field::Plot, "true"}, {Field::Json, "true"}}),
+                                   true, 80, fake_env),
+                    InputError);
+}
+
+TEST_CASE("ascii: --ascii and a locale without UTF-8 draw the bars and the chart in ASCII") {
+    g_columns = nullptr;
+    const Output unicode = resolve_output(Request{}, true, 80, fake_env);
+    CHECK(unicode.style.bars == Bars::Unicode);
+    CHECK_FALSE(unicode.style.ascii);
+    const Output ascii =
+        resolve_output(test::request({{Field::Ascii, "true"}}), true, 80, fake_env);
+    CHECK(ascii.style.bars == Bars::Ascii);
+    CHECK(ascii.style.ascii);
+    // A pipe: no bars (no one is looking), the chart in UTF-8 unless --ascii.
+    const Output piped = resolve_output(Request{}, false, 0, fake_env);
+    CHECK(piped.style.bars == Bars::None);
+    CHECK_FALSE(piped.style.ascii);
 }

@@ -22,14 +22,14 @@ std::size_t widest_line(const std::string& text) {
     return widest;
 }
 
-// Serving (Engine, $/Mtok), training (Job $), images, a cluster, compare and
-// the catalog.
+// Serving (Engine, $/Mtok), training (Job $), images, a cluster, and compare
+// with the chart.
 const std::vector<std::vector<std::string>> kQuestions = {
     {"--model", "llama-3.1-70b", "--quant", "awq-int4"},
     {"--model", "llama-3.1-8b", "--method", "full", "--tokens", "1B"},
     {"--model", "sdxl"},
     {"--model", "70B", "--method", "full", "--max-gpus", "64", "--tokens", "1T"},
-    {"compare", "rtx-4090", "rtx-3090", "h100-pcie", "mi300x", "--model", "llama-3.1-8b"},
+    {"compare", "rtx-4090", "rtx-3090", "h100-pcie", "mi300x", "--model", "llama-3.1-8b", "--plot"},
     {"gpus"},
 };
 

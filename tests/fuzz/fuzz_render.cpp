@@ -86,6 +86,11 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     check_clean(render(t, Format::Markdown, Style{}), "markdown");
     const std::string csv = render(t, Format::Csv, Style{});
     if (!valid_utf8(csv)) finding("csv output is not valid UTF-8");
+    // HTML: every '<' is one of the table's own tags, never a cell's.
+    const std::string html = render(t, Format::Html, Style{});
+    const std::size_t tags = 8 + 2 * columns + t.rows.size() * (2 + 2 * columns);
+    if (static_cast<std::size_t>(std::count(html.begin(), html.end(), '<')) != tags)
+        finding("a cell's text made a tag in the HTML table");
     // Wrapped text keeps every line within the width.
     if (width > 0) {
         std::string text;

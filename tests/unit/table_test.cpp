@@ -56,6 +56,17 @@ TEST_CASE("Markdown renders as a table and escapes pipes") {
     CHECK(md.find("| $1599 | 1008 GB/s |") != std::string::npos);
 }
 
+TEST_CASE("HTML tables escape every cell and mark numbers") {
+    Table t;
+    t.columns = {{"Name"}, {"Price", true, "USD"}};
+    t.rows = {{"<script>alert('x')</script> & \"q\"", "12"}};
+    const std::string html = render_html(t);
+    CHECK(html ==
+          "<table>\n<thead><tr><th>Name</th><th class=\"num\">Price</th></tr></thead>\n<tbody>\n"
+          "<tr><td>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;</td><td "
+          "class=\"num\">$12</td></tr>\n</tbody>\n</table>\n");
+}
+
 TEST_CASE("aligned tables fit a narrow terminal by their steps in order and never wrap") {
     const std::string wide = render_aligned(sample(), {});
     CHECK(wide.find("Bandwidth") != std::string::npos);
