@@ -278,7 +278,12 @@ Table gpu_detail_table(const Gpu& g) {
 }
 Table models_table(const std::vector<ModelPreset>& presets) {
     Table t;
-    t.columns = {{"ID"}, {"Name"}, {"Params", true}, {"Active", true}, {"Shape"}};
+    // Counts are exact in CSV ("8030261248") and "8.03B" for people.
+    t.columns = {{"ID"},
+                 {"Name"},
+                 {"Params", true, "", "", count_for_people},
+                 {"Active", true, "", "", count_for_people},
+                 {"Shape"}};
     t.narrowing = kModelsNarrowing;
     for (const auto& p : presets) {
         if (p.image) {
@@ -290,11 +295,12 @@ Table models_table(const std::vector<ModelPreset>& presets) {
                                                         m.diffusion->default_resolution)
                                           : fmt::format("vision, {:g} GMACs at {} px",
                                                         m.vision->gmacs, m.vision->ref_resolution);
-            t.rows.push_back({p.id, p.name, format_count(m.params), format_count(m.params), shape});
+            t.rows.push_back(
+                {p.id, p.name, std::to_string(m.params), std::to_string(m.params), shape});
             continue;
         }
         const ParamCounts c = count_params(p.arch);
-        t.rows.push_back({p.id, p.name, format_count(c.total()), format_count(c.active()),
+        t.rows.push_back({p.id, p.name, std::to_string(c.total()), std::to_string(c.active()),
                           fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(),
                                       p.arch.hidden, p.arch.heads, p.arch.kv_heads)});
     }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "gpuadvise/report_text.hpp"
@@ -61,6 +62,13 @@ std::string short_gpu_id(std::string_view id) {
             return std::string(id.substr(prefix.size()));
     }
     return std::string(id);
+}
+
+std::string count_for_people(std::string_view cell) {
+    std::uint64_t count = 0;
+    const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), count);
+    if (ec != std::errc() || ptr != cell.data() + cell.size()) return std::string(cell);
+    return format_count(count);
 }
 
 std::string_view rate_header(const Workload& w) {

@@ -391,7 +391,7 @@ std::string fit_text(const std::string& label, std::span<const Gpu* const> cards
     Table t;
     t.columns = {{"#", true},
                  {"Model"},
-                 {"Params", true},
+                 {"Params", true, "", "", count_for_people},
                  {"Quant"},
                  {"Fit"},
                  {"Max context", true},
@@ -418,7 +418,7 @@ std::string fit_text(const std::string& label, std::span<const Gpu* const> cards
                                format_gib(p.usable_bytes));
         const Limits l = p.limits.value_or(Limits{});
         t.rows.push_back(
-            {std::to_string(i + 1), sanitize(f.preset->id), format_count(f.workload.model.params),
+            {std::to_string(i + 1), sanitize(f.preset->id), std::to_string(f.workload.model.params),
              f.quant == "none" ? std::string(to_string(f.workload.precision)) : f.quant, fitw,
              fmt::format("{}{}", l.max_context_tokens, l.context_capped_by_model ? " (max)" : ""),
              number(p.performance.decode_tokens_per_s), number(p.performance.prefill_tokens_per_s),

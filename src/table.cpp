@@ -49,6 +49,7 @@ bool unit_in_cells(const Column& c) {
 // A cell as people read it: with its unit, "-" for an unknown number.
 std::string for_people(const Column& c, const std::string& cell) {
     if (cell.empty()) return c.right || !c.unit.empty() ? "-" : "";
+    if (c.people != nullptr) return c.people(cell);
     if (!unit_in_cells(c)) return cell;
     return c.unit == "USD" ? "$" + cell : cell + " " + c.unit;
 }

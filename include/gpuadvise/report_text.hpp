@@ -21,6 +21,9 @@ namespace gpuadvise {
 // "1.2 GiB"-style cells and rates as the JSON rounds them.
 std::string format_rate(const std::optional<double>& v);
 
+// A count cell ("8030261248") as people read it ("8.03B"); a cell that is
+// not a count is returned as it is.
+std::string count_for_people(std::string_view cell);
 // The ranking's speed column: "tok/s", "Train tok/s", "img/s", "frames/s".
 std::string_view rate_header(const Workload& w);
 // A GPU id without its vendor ("nvidia-rtx-4090" -> "rtx-4090"): the

@@ -38,6 +38,9 @@ struct Column {
     // The name the narrowing steps use ("" = the header), for a column whose
     // header changes with the workload ("tok/s", "img/s").
     std::string key = {};
+    // How people read a cell whose number is exact in CSV: a parameter count
+    // is "8030261248" in CSV and "8.03B" for people. nullptr: `unit` decides.
+    std::string (*people)(std::string_view cell) = nullptr;
 };
 
 // How a table narrows to fit a width: steps in order, each taken only while

@@ -29,8 +29,8 @@ COMMANDS = [
 ]
 
 # Columns that hold numbers although their header names no unit (the unit
-# is the header, or a count).
-NUMERIC = {"#", "GPUs", "tok/s", "Train tok/s", "img/s", "Train img/s", "frames/s", "BF16 TFLOPS"}
+# is the header, or a count: parameters are exact integers).
+NUMERIC = {"#", "GPUs", "Params", "Active", "tok/s", "Train tok/s", "img/s", "Train img/s", "frames/s", "BF16 TFLOPS"}
 UNIT = re.compile(r"\(([^()]+)\)$")
 
 

@@ -135,3 +135,11 @@ TEST_CASE("CSV reads back, cell for cell, with an RFC 4180 reader") {
             CHECK(records[r + 1].at(c) == cell);
         }
 }
+
+TEST_CASE("a column's people form leaves CSV's exact number") {
+    Table t;
+    t.columns = {{"Params", true, "", "", [](std::string_view s) { return std::string(s) + "!"; }}};
+    t.rows = {{"8030261248"}, {""}};
+    CHECK(render_aligned(t, {}) == "     Params\n8030261248!\n          -\n");
+    CHECK(render_csv(t) == "Params\r\n8030261248\r\n\r\n");
+}
