@@ -19,7 +19,7 @@ namespace {
 // ranking, --gpu and --vram. Files are not read from batch lines (one request
 // per line, no I/O), and output settings belong to the whole run.
 bool batchable(const FieldSpec& s) {
-    if (s.file || s.field == Field::Explain) return false;
+    if (s.file || s.field == Field::Explain || s.field == Field::Plot) return false;
     if (s.field == Field::Vram) return true;
     return (s.group &
             (kModelGroup | kWorkloadGroup | kJobGroup | kHostGroup | kRankGroup | kGpuGroup)) != 0;

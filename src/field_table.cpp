@@ -360,6 +360,10 @@ const std::vector<FieldSpec>& table() {
         {Field::KeepOrder, "--keep-order", "", "keep_order", FieldKind::Switch, kCompareGroup, "",
          "compare: keep the cards in the order given instead of ranking them by --rank-by", "off",
          Applies::Always},
+        {Field::Plot, "--plot", "", "plot", FieldKind::Switch, kRankGroup, "",
+         "Draw system price (log scale) against speed after the table: the value frontier, the "
+         "shown plans numbered (--ascii: ASCII characters)",
+         "off", Applies::Always},
         // --- listing the catalog ----------------------------------------------------------
         {Field::MinMemory, "--min-memory", "", "min_memory", FieldKind::Value, kFilterGroup, "SIZE",
          "Only cards with at least this much memory (48GB, 80GiB)", "", Applies::Always},
@@ -391,13 +395,19 @@ const std::vector<FieldSpec>& table() {
          "folder, a downloads folder); for each model, its best file that fits",
          "", Applies::Always, false, true},
         {Field::Format, "--format", "", "format", FieldKind::Value, kOutputGroup, "FORMAT",
-         "Output format", "table", Applies::Always, true, false, choices_of<kFormats>},
+         "Output format (html: one self-contained page with the chart, memory bars and table, "
+         "for the commands that rank)",
+         "table", Applies::Always, true, false, choices_of<kFormats>},
         {Field::Color, "--color", "", "color", FieldKind::Value, kOutputGroup, "WHEN",
          "Colour: auto (a terminal, unless NO_COLOR is set), always or never", "auto",
          Applies::Always, true, false, choices_of<kColorModes>},
         {Field::Ascii, "--ascii", "", "ascii", FieldKind::Switch, kOutputGroup, "",
-         "Draw the memory bars with ASCII characters instead of Unicode blocks", "off",
+         "Draw the memory bars and --plot with ASCII characters instead of Unicode", "off",
          Applies::Always, true},
+        {Field::Wide, "--wide", "", "wide", FieldKind::Switch, kOutputGroup, "",
+         "Print tables whole: no column dropped or cut to fit the terminal (COLUMNS or its "
+         "width)",
+         "off", Applies::Always, true},
         {Field::Json, "--json", "", "json", FieldKind::Switch, kOutputGroup, "",
          "Print one JSON object (schema 1)", "off", Applies::Always},
         {Field::Verbose, "--verbose", "-v", "verbose", FieldKind::Count, kOutputGroup, "",

@@ -20,10 +20,19 @@ double gib(std::uint64_t b) {
     return static_cast<double>(b) / static_cast<double>(kGiB);
 }
 
+// A number or "" (unknown: "-" for people, an empty CSV cell).
 template <typename T>
-std::string or_dash(const std::optional<T>& v, const char* pattern) {
-    return v ? fmt::format(fmt::runtime(pattern), *v) : "-";
+std::string or_unknown(const std::optional<T>& v, const char* pattern) {
+    return v ? fmt::format(fmt::runtime(pattern), *v) : "";
 }
+
+// How the catalog's tables narrow on a terminal (table.hpp), first step first.
+constexpr NarrowStep kGpusNarrowing[] = {{"Name", Narrow::Cut, 12}, {"Name"}, {"Link"}, {"TDP"},
+                                         {"BF16 TFLOPS"},           {"Price"}};
+constexpr NarrowStep kGpuDetailNarrowing[] = {{"Value", Narrow::Cut, 12}};
+constexpr NarrowStep kModelsNarrowing[] = {
+    {"Name", Narrow::Cut, 12}, {"Name"}, {"Shape"}, {"Active"}};
+constexpr NarrowStep kRulesNarrowing[] = {{"What it checks", Narrow::Cut, 12}};
 
 void string_views(json::Writer& w, std::string_view key, std::span<const std::string_view> list) {
     w.key(key).begin_array();
@@ -191,22 +200,28 @@ std::string rules_json() {
 
 Table gpus_table(const std::vector<const Gpu*>& gpus) {
     Table t;
-    t.columns = {{"ID", false, 0},       {"Name", false, 5, true}, {"Memory", true, 0},
-                 {"Bandwidth", true, 0}, {"BF16 TFLOPS", true, 2}, {"TDP", true, 3},
-                 {"Link", false, 4},     {"Price", true, 1}};
+    t.columns = {{"ID"},
+                 {"Name"},
+                 {"Memory", true, "GiB"},
+                 {"Bandwidth", true, "GB/s"},
+                 {"BF16 TFLOPS", true},
+                 {"TDP", true, "W"},
+                 {"Link"},
+                 {"Price", true, "USD"}};
+    t.narrowing = kGpusNarrowing;
     for (const Gpu* g : gpus)
         t.rows.push_back(
-            {std::string(g->id), std::string(g->name),
-             fmt::format("{:.0f} GiB", gib(g->memory_bytes)),
-             fmt::format("{:.0f} GB/s", g->memory_bandwidth_gbps),
-             or_dash(g->tflops.bf16, "{:.1f}"), or_dash(g->tdp_watts, "{:.0f} W"),
+            {std::string(g->id), std::string(g->name), fmt::format("{:.0f}", gib(g->memory_bytes)),
+             fmt::format("{:.0f}", g->memory_bandwidth_gbps), or_unknown(g->tflops.bf16, "{:.1f}"),
+             or_unknown(g->tdp_watts, "{:.0f}"),
              g->has_fast_link() ? std::string(to_string(g->link.type)) : std::string("PCIe"),
-             g->price ? fmt::format("${:.0f}", g->price->usd) : "-"});
+             g->price ? fmt::format("{:.0f}", g->price->usd) : ""});
     return t;
 }
 Table gpu_detail_table(const Gpu& g) {
     Table t;
-    t.columns = {{"Field", false, 0}, {"Value", false, 0, true}};
+    t.columns = {{"Field"}, {"Value"}};
+    t.narrowing = kGpuDetailNarrowing;
     const auto num = [](const std::optional<double>& v, std::string_view unit) {
         return v ? fmt::format("{:g} {}", *v, unit) : std::string("unknown (null in the catalog)");
     };
@@ -263,11 +278,13 @@ Table gpu_detail_table(const Gpu& g) {
 }
 Table models_table(const std::vector<ModelPreset>& presets) {
     Table t;
-    t.columns = {{"ID", false, 0},
-                 {"Name", false, 3, true},
-                 {"Params", true, 0},
-                 {"Active", true, 1},
-                 {"Shape", false, 2}};
+    // Counts are exact in CSV ("8030261248") and "8.03B" for people.
+    t.columns = {{"ID"},
+                 {"Name"},
+                 {"Params", true, "", "", count_for_people},
+                 {"Active", true, "", "", count_for_people},
+                 {"Shape"}};
+    t.narrowing = kModelsNarrowing;
     for (const auto& p : presets) {
         if (p.image) {
             const ImageModel& m = *p.image;
@@ -278,11 +295,12 @@ Table models_table(const std::vector<ModelPreset>& presets) {
                                                         m.diffusion->default_resolution)
                                           : fmt::format("vision, {:g} GMACs at {} px",
                                                         m.vision->gmacs, m.vision->ref_resolution);
-            t.rows.push_back({p.id, p.name, format_count(m.params), format_count(m.params), shape});
+            t.rows.push_back(
+                {p.id, p.name, std::to_string(m.params), std::to_string(m.params), shape});
             continue;
         }
         const ParamCounts c = count_params(p.arch);
-        t.rows.push_back({p.id, p.name, format_count(c.total()), format_count(c.active()),
+        t.rows.push_back({p.id, p.name, std::to_string(c.total()), std::to_string(c.active()),
                           fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(),
                                       p.arch.hidden, p.arch.heads, p.arch.kv_heads)});
     }
@@ -290,7 +308,8 @@ Table models_table(const std::vector<ModelPreset>& presets) {
 }
 Table rules_table() {
     Table t;
-    t.columns = {{"ID", false, 0}, {"Kind", false, 0}, {"What it checks", false, 0, true}};
+    t.columns = {{"ID"}, {"Kind"}, {"What it checks"}};
+    t.narrowing = kRulesNarrowing;
     for (const Rule& r : rule_registry()) {
         std::string text(r.description);
         for (const Threshold& th : rule_data(r.id).thresholds)

@@ -51,6 +51,12 @@ std::string section(const Table& t, Format format, const Style& style) {
     return body;
 }
 
+// Prose around the tables, wrapped to a narrow terminal (never Markdown,
+// whose reader wraps it).
+std::string prose(const std::string& text, Format format, const Style& style) {
+    return format == Format::Table ? wrap(text, style.width) : text;
+}
+
 }  // namespace
 
 std::string format_rate(const std::optional<double>& v) {
@@ -59,95 +65,11 @@ std::string format_rate(const std::optional<double>& v) {
     return *r >= 100 ? fmt::format("{:.0f}", *r) : fmt::format("{:.3g}", *r);
 }
 
-std::string memory_bar(const MemoryEstimate& m, std::uint64_t usable, Bars bars,
-                       std::size_t cells) {
-    if (bars == Bars::None || cells == 0) return "";
-    const bool ascii = bars == Bars::Ascii;
-    // weights, KV cache, everything else, free
-    const std::array<std::string_view, 4> glyph =
-        ascii ? std::array<std::string_view, 4>{"#", "=", "+", "."}
-              : std::array<std::string_view, 4>{"\u2588", "\u2593", "\u2592", "\u2591"};
-    const double cap = static_cast<double>(std::max(usable, m.per_gpu_bytes));
-    if (cap <= 0) return std::string();
-    const double weights = static_cast<double>(m.get(&Components::weights));
-    const double kv = static_cast<double>(m.get(&Components::kv_cache));
-    const double rest = static_cast<double>(m.per_gpu_bytes) - weights - kv;
-    // Cumulative boundaries rounded once, so the cells add up to the width.
-    const double n = static_cast<double>(cells);
-    const std::array<std::size_t, 3> edge{
-        static_cast<std::size_t>(std::lround(weights / cap * n)),
-        static_cast<std::size_t>(std::lround((weights + kv) / cap * n)),
-        static_cast<std::size_t>(std::lround((weights + kv + std::max(rest, 0.0)) / cap * n))};
-    std::string out;
-    for (std::size_t i = 0; i < cells; ++i)
-        out += glyph[i < edge[0] ? 0 : i < edge[1] ? 1 : i < edge[2] ? 2 : 3];
-    if (m.per_gpu_bytes > usable) out += "!";  // over the card: the bar is the need
-    return out;
-}
-
-std::string bars_legend(Bars bars) {
-    if (bars == Bars::None) return "";
-    if (bars == Bars::Ascii)
-        return "Use: # weights  = KV cache  + other  . free (of usable memory; ! over it)\n";
-    return "Use: \u2588 weights  \u2593 KV cache  \u2592 other  \u2591 free (of usable memory; ! "
-           "over it)\n";
-}
-
-Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,
-                            std::size_t top, const Style& style) {
-    const bool job = !recs.empty() && recs.front().performance.job_cost_usd.has_value();
-    const bool serving = !w.trains() && w.is_language();
-    Table t;
-    t.columns = {{"#", true, 0},
-                 {"GPU", false, 0},
-                 {"GPUs", true, 0},
-                 {"Fits", false, 0},
-                 {"Need/GPU", true, 0},
-                 {"Memory", true, 3},
-                 {"Headroom", true, 2},
-                 {"Bandwidth", true, 5},
-                 {w.image.streams > 0 ? "frames/s"
-                  : w.is_image()      ? (w.trains() ? "Train img/s" : "img/s")
-                  : w.trains()        ? "Train tok/s"
-                                      : "tok/s",
-                  true, 1},
-                 {"Price", true, 4},
-                 {"System", true, 4}};
-    if (serving) t.columns.push_back({"Engine", false, 6});
-    const bool bars = style.bars != Bars::None;
-    if (bars) t.columns.push_back({"Use", false, 5});
-    const bool cost_column = job || serving;
-    if (cost_column) t.columns.push_back({job ? "Job $" : "$/Mtok", true, 6});
-    t.columns.push_back({"Reason", false, 7, true});
-    for (std::size_t i = 0; i < recs.size() && i < top; ++i) {
-        const Recommendation& r = recs[i];
-        const Gpu& g = *r.gpu;
-        const auto& cost = job ? r.performance.job_cost_usd : r.performance.usd_per_million_tokens;
-        std::vector<std::string> row{
-            std::to_string(i + 1),
-            std::string(g.id),
-            std::to_string(r.count),
-            std::string(fit_word(r)),
-            fmt::format("{:.1f} GiB", gib(r.memory.per_gpu_bytes)),
-            fmt::format("{:.0f} GiB", gib(g.memory_bytes)),
-            fmt::format("{:.1f} GiB",
-                        static_cast<double>(r.headroom_bytes) / static_cast<double>(kGiB)),
-            fmt::format("{:.0f} GB/s", g.memory_bandwidth_gbps),
-            format_rate(r.performance.rate()),
-            r.price_usd > 0 ? fmt::format("${:.0f}", r.price_usd) : "-",
-            r.total_usd > 0 ? fmt::format("${:.0f}", r.total_usd) : "-"};
-        if (serving) row.emplace_back(r.engine ? std::string(r.engine->id) : "-");
-        if (bars) row.push_back(memory_bar(r.memory, r.usable_bytes, style.bars));
-        if (cost_column) row.push_back(cost ? "$" + format_rate(cost) : "-");
-        row.push_back(r.reasons.empty() ? "" : r.reasons.front());
-        t.rows.push_back(std::move(row));
-    }
-    return t;
-}
-
 Table memory_table(const MemoryEstimate& m) {
     Table t;
-    t.columns = {{"Component", false, 0}, {"GiB", true, 0}, {"Bytes", true, 1}};
+    static constexpr NarrowStep kNarrowing[] = {{"Bytes"}};
+    t.columns = {{"Component"}, {"GiB", true}, {"Bytes", true}};
+    t.narrowing = kNarrowing;
     for (std::size_t i = 0; i < kComponentNames.size(); ++i) {
         if (m.bytes[i] == 0) continue;
         t.rows.push_back({std::string(kComponentNames[i].label),
@@ -179,7 +101,7 @@ Table memory_table(const MemoryEstimate& m) {
 
 Table performance_table(const Performance& p) {
     Table t;
-    t.columns = {{"Measure", false, 0}, {"Value", true, 0}};
+    t.columns = {{"Measure"}, {"Value", true}};
     const auto add = [&](const char* name, const std::optional<double>& v, const char* unit) {
         if (v) t.rows.push_back({name, format_rate(v) + unit});
     };
@@ -331,66 +253,79 @@ std::string memory_text(const MemoryEstimate& m, const Workload& w, Format forma
                 format, style);
     out += section(memory_table(m), format, style);
     const std::string pre = format == Format::Markdown ? "\n" : "";
+    std::string notes;
     if (m.estimator == EstimatorUsed::Doc)
-        out += pre + fmt::format("  = {:.1f} GB, the source document's rule of thumb (§2.1)\n",
-                                 static_cast<double>(m.per_gpu_bytes) / kGB);
+        notes += pre + fmt::format("  = {:.1f} GB, the source document's rule of thumb (§2.1)\n",
+                                   static_cast<double>(m.per_gpu_bytes) / kGB);
     if (w.trains() && m.trainable_params > 0)
-        out += fmt::format("  trainable {} parameters\n", format_count(m.trainable_params));
-    for (const auto& note : m.notes) out += fmt::format("  note: {}\n", sanitize(note));
-    return out;
+        notes += fmt::format("  trainable {} parameters\n", format_count(m.trainable_params));
+    for (const auto& note : m.notes) notes += fmt::format("  note: {}\n", sanitize(note));
+    return out + prose(notes, format, style);
 }
 
 std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, std::size_t catalog_size, Format format,
-                           const Style& style) {
+                           const Style& style, bool plot) {
     const Table ranked = recommendations_table(w, recs, top, style);
     if (format == Format::Csv) return render_csv(ranked);
     std::string out = heading("Workload", format, style);
     out += format == Format::Markdown ? "```\n" + workload_text(w) + "```\n\n"
-                                      : workload_text(w) + "\n";
+                                      : prose(workload_text(w), format, style) + "\n";
     out += memory_text(m, w, format, style) + "\n";
     std::size_t fitting = 0;
     for (const auto& r : recs) fitting += r.fits ? 1 : 0;
-    out += heading(
-        fmt::format("GPUs {} (top {} of {}; {} can run it)",
-                    options.keep_order ? std::string("in the order given (--keep-order)")
-                                       : fmt::format("ranked by {}", to_string(options.rank_by)),
-                    std::min(top, recs.size()), catalog_size, fitting),
-        format, style);
+    out += heading(prose(fmt::format("GPUs {} (top {} of {}; {} can run it)",
+                                     options.keep_order
+                                         ? std::string("in the order given (--keep-order)")
+                                         : fmt::format("ranked by {}", to_string(options.rank_by)),
+                                     std::min(top, recs.size()), catalog_size, fitting),
+                         format, style),
+                   format, style);
     if (options.budget_basis == BudgetBasis::HaveHostAssumed && options.budget_usd)
-        out += fmt::format(
-            "Assuming you own the computer (--have-host): no plan fits ${:.0f} once a computer "
-            "is counted, so the budget is the cards'.\n",
-            *options.budget_usd);
+        out += prose(fmt::format("Assuming you own the computer (--have-host): no plan fits "
+                                 "${:.0f} once a computer is counted, so the budget is the "
+                                 "cards'.\n",
+                                 *options.budget_usd),
+                     format, style);
     out += render(ranked, format, style);
-    if (format == Format::Table) out += bars_legend(style.bars);
+    if (format == Format::Table) {
+        // The bars' key only when a narrow terminal left the bars in.
+        const auto shown = shown_columns(ranked, style.width);
+        if (std::find(shown.begin(), shown.end(), "Use") != shown.end())
+            out += bars_legend(style.bars);
+    }
+    if (plot) out += "\n" + price_speed_plot(w, recs, top, format, style);
+    std::string sheet;
     if (!recs.empty() && top > 0) {
         const Recommendation& best = recs.front();
         const BuildSheet b = build_sheet(*best.gpu, best.count, best.platform);
-        out += "\n" + heading(fmt::format("Build sheet for #1 ({})", sanitize(plan_label(best))),
-                              format, style);
+        out +=
+            "\n" + heading(prose(fmt::format("Build sheet for #1 ({})", sanitize(plan_label(best))),
+                                 format, style),
+                           format, style);
         const std::string bullet = format == Format::Markdown ? "- " : "  ";
         if (!b.platform.empty())
-            out += fmt::format("{}platform  {}\n", bullet, sanitize(b.platform));
-        out += fmt::format("{}power     {}\n{}host      {}\n{}software  {}\n", bullet, b.power_note,
-                           bullet, b.host_link_note, bullet, sanitize(b.software));
+            sheet += fmt::format("{}platform  {}\n", bullet, sanitize(b.platform));
+        sheet += fmt::format("{}power     {}\n{}host      {}\n{}software  {}\n", bullet,
+                             b.power_note, bullet, b.host_link_note, bullet, sanitize(b.software));
         if (best.engine)
-            out += fmt::format("{}engine    {}\n", bullet, sanitize(best.engine->name));
+            sheet += fmt::format("{}engine    {}\n", bullet, sanitize(best.engine->name));
         if (const auto months = best.buy_beats_rent_months)
-            out += fmt::format(
+            sheet += fmt::format(
                 "{}rent      ${:.2f}/h (data/cloud_prices.json median); buying (${:.0f}, power "
                 "counted) costs less after {:.1f} months of round-the-clock use\n",
                 bullet, best.rent_usd_per_hour, best.total_usd, *months);
         for (const auto& x : best.warnings)
-            out += fmt::format("{}warning   {}\n", bullet, sanitize(x));
-        for (const auto& x : best.tips) out += fmt::format("{}tip       {}\n", bullet, sanitize(x));
+            sheet += fmt::format("{}warning   {}\n", bullet, sanitize(x));
+        for (const auto& x : best.tips)
+            sheet += fmt::format("{}tip       {}\n", bullet, sanitize(x));
     }
     if (fitting == 0)
-        out +=
+        sheet +=
             "\nNo card in the catalog runs this workload within the plan sizes tried; the closest "
             "misses are listed.\n";
-    return out;
+    return out + prose(sheet, format, style);
 }
 
 std::string_view verdict_text(const Recommendation& rec) {
@@ -477,10 +412,23 @@ std::string explain_text(const std::vector<Recommendation>& recs, std::size_t to
 std::string fit_text(const std::string& label, std::span<const Gpu* const> cards,
                      const FitResult& result, const FitOptions& fit, std::size_t top, Format format,
                      const Style& style) {
+    static constexpr NarrowStep kNarrowing[] = {
+        {"Note", Narrow::Cut, 12}, {"Note"}, {"Prefill"}, {"Params"}};
     Table t;
-    t.columns = {{"#", true, 0},      {"Model", false, 0},  {"Params", true, 1},
-                 {"Quant", false, 0}, {"Fit", false, 0},    {"Max context", true, 0},
-                 {"Decode", true, 0}, {"Prefill", true, 2}, {"Note", false, 3, true}};
+    t.columns = {{"#", true},
+                 {"Model"},
+                 {"Params", true, "", "", count_for_people},
+                 {"Quant"},
+                 {"Fit"},
+                 {"Max context", true},
+                 {"Decode", true, "tok/s"},
+                 {"Prefill", true, "tok/s"},
+                 {"Note"}};
+    t.narrowing = kNarrowing;
+    const auto number = [](const std::optional<double>& v) {
+        const std::string text = format_rate(v);
+        return text == "-" ? std::string() : text;
+    };
     for (std::size_t i = 0; i < result.rows.size() && i < top; ++i) {
         const FitRow& f = result.rows[i];
         const Recommendation& p = f.plan;
@@ -496,11 +444,11 @@ std::string fit_text(const std::string& label, std::span<const Gpu* const> cards
                                format_gib(p.usable_bytes));
         const Limits l = p.limits.value_or(Limits{});
         t.rows.push_back(
-            {std::to_string(i + 1), sanitize(f.model), format_count(f.workload.model.params),
+            {std::to_string(i + 1), sanitize(f.model), std::to_string(f.workload.model.params),
              f.quant == "none" ? std::string(to_string(f.workload.precision)) : f.quant, fitw,
              fmt::format("{}{}", l.max_context_tokens, l.context_capped_by_model ? " (max)" : ""),
-             format_rate(p.performance.decode_tokens_per_s) + " tok/s",
-             format_rate(p.performance.prefill_tokens_per_s) + " tok/s", note});
+             number(p.performance.decode_tokens_per_s), number(p.performance.prefill_tokens_per_s),
+             note});
     }
     if (format == Format::Csv) return render_csv(t);
     std::string out = heading(
@@ -537,8 +485,8 @@ std::string launch_text(const Launch& l, std::string_view title, Format format,
 std::string placement_text(const Recommendation& rec, Format format, const Style& style) {
     if (rec.placement.empty() || format == Format::Csv) return "";
     Table t;
-    t.columns = {{"Card", false, 0}, {"Layers", true, 0}, {"Share", true, 0},
-                 {"Needs", true, 0}, {"Usable", true, 0}, {"Fits", false, 0}};
+    t.columns = {{"Card"},        {"Layers", true}, {"Share", true},
+                 {"Needs", true}, {"Usable", true}, {"Fits"}};
     for (const Placement& p : rec.placement)
         t.rows.push_back({sanitize(p.gpu->id), p.layers > 0 ? std::to_string(p.layers) : "-",
                           fmt::format("{:.0f} %", 100.0 * p.share), format_gib(p.bytes),

@@ -1,7 +1,8 @@
 #include "gpuadvise/table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <numeric>
 
 #include "gpuadvise/text.hpp"
 
@@ -41,49 +42,118 @@ Table sanitized(const Table& in) {
     return t;
 }
 
-}  // namespace
+bool unit_in_cells(const Column& c) {
+    return !c.unit.empty() && c.unit != c.header;
+}
 
-std::string render_aligned(const Table& table, const Style& style) {
-    const Table t = sanitized(table);
+// A cell as people read it: with its unit, "-" for an unknown number.
+std::string for_people(const Column& c, const std::string& cell) {
+    if (cell.empty()) return c.right || !c.unit.empty() ? "-" : "";
+    if (c.people != nullptr) return c.people(cell);
+    if (!unit_in_cells(c)) return cell;
+    return c.unit == "USD" ? "$" + cell : cell + " " + c.unit;
+}
+
+// The table as people read it (aligned, Markdown, HTML): units in the cells.
+Table people(const Table& in) {
+    Table t = sanitized(in);
+    for (auto& row : t.rows)
+        for (std::size_t c = 0; c < row.size() && c < t.columns.size(); ++c)
+            row[c] = for_people(t.columns[c], row[c]);
+    return t;
+}
+
+// What narrowing decided: which columns show, and at what width.
+struct Layout {
+    Table table;  // cells as shown (a Shorten step rewrites them)
+    std::vector<bool> shown;
+    std::vector<std::size_t> widths;
+};
+
+Layout lay_out(const Table& source, std::size_t width) {
+    Layout l{people(source), {}, {}};
+    Table& t = l.table;
     const std::size_t ncol = t.columns.size();
-    std::vector<std::size_t> widths(ncol);
-    for (std::size_t c = 0; c < ncol; ++c) {
-        widths[c] = display_width(t.columns[c].header);
+    const auto natural_width = [&](std::size_t c) {
+        std::size_t w = display_width(t.columns[c].header);
         for (const auto& row : t.rows)
-            if (c < row.size()) widths[c] = std::max(widths[c], display_width(row[c]));
-    }
-    std::vector<bool> shown(ncol, true);
+            if (c < row.size()) w = std::max(w, display_width(row[c]));
+        return w;
+    };
+    std::vector<std::size_t> natural(ncol);
+    for (std::size_t c = 0; c < ncol; ++c) natural[c] = natural_width(c);
+    // `floor` is what a column needs: its natural width, or less once a Cut
+    // step lets it shrink.
+    std::vector<std::size_t> floor = natural;
+    std::vector<bool> cut(ncol, false);
+    l.shown.assign(ncol, true);
     const auto total = [&] {
         std::size_t sum = 0, count = 0;
         for (std::size_t c = 0; c < ncol; ++c)
-            if (shown[c]) {
-                sum += widths[c];
+            if (l.shown[c]) {
+                sum += floor[c];
                 ++count;
             }
         return sum + (count > 0 ? 2 * (count - 1) : 0);
     };
-    if (style.width > 0) {
-        // Drop columns by their order until the row fits, then truncate the
-        // free-text column; never wrap.
-        std::vector<std::size_t> order(ncol);
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return t.columns[a].drop_order > t.columns[b].drop_order;
-        });
-        std::size_t flex = ncol;
+    const auto find = [&](std::string_view key) {
         for (std::size_t c = 0; c < ncol; ++c)
-            if (t.columns[c].flexible) flex = c;
-        for (std::size_t c : order) {
-            if (total() <= style.width) break;
-            if (flex < ncol && total() - widths[flex] + 12 <= style.width)
-                break;  // truncating the text suffices
-            if (t.columns[c].drop_order > 0) shown[c] = false;
-        }
-        if (flex < ncol && shown[flex] && total() > style.width) {
-            const std::size_t others = total() - widths[flex];
-            widths[flex] = style.width > others + 4 ? style.width - others : 4;
+            if ((t.columns[c].key.empty() ? t.columns[c].header : t.columns[c].key) == key)
+                return c;
+        return ncol;
+    };
+    if (width > 0) {
+        for (const NarrowStep& step : t.narrowing) {
+            if (total() <= width) break;
+            const std::size_t c = find(step.column);
+            if (c == ncol || !l.shown[c]) continue;
+            switch (step.action) {
+                case Narrow::Drop:
+                    l.shown[c] = false;
+                    break;
+                case Narrow::Cut:
+                    floor[c] = std::min(natural[c], std::max<std::size_t>(step.width, 4));
+                    cut[c] = true;
+                    break;
+                case Narrow::Shorten:
+                    if (step.shorten == nullptr) break;
+                    for (auto& row : t.rows)
+                        if (c < row.size()) row[c] = step.shorten(row[c]);
+                    natural[c] = natural_width(c);
+                    floor[c] = cut[c] ? std::min(floor[c], natural[c]) : natural[c];
+                    break;
+            }
         }
     }
+    // Columns that may be cut take what is left, up to their natural width.
+    l.widths = floor;
+    std::size_t slack = width > total() ? width - total() : 0;
+    for (std::size_t c = 0; c < ncol; ++c) {
+        if (!l.shown[c] || !cut[c]) continue;
+        const std::size_t grow =
+            width == 0 ? natural[c] - floor[c] : std::min(natural[c] - floor[c], slack);
+        l.widths[c] += grow;
+        slack -= std::min(slack, grow);
+    }
+    return l;
+}
+
+}  // namespace
+
+std::vector<std::string> shown_columns(const Table& table, std::size_t width) {
+    const Layout l = lay_out(table, width);
+    std::vector<std::string> out;
+    for (std::size_t c = 0; c < l.table.columns.size(); ++c)
+        if (l.shown[c]) out.push_back(l.table.columns[c].header);
+    return out;
+}
+
+std::string render_aligned(const Table& table, const Style& style) {
+    const Layout l = lay_out(table, style.width);
+    const Table& t = l.table;
+    const std::size_t ncol = t.columns.size();
+    const auto& shown = l.shown;
+    const auto& widths = l.widths;
     std::string out;
     const auto line = [&](const std::vector<std::string>& cells, bool header) {
         std::string text;
@@ -124,8 +194,11 @@ std::string render_csv(const Table& table) {
         return q + "\"";
     };
     std::string out;
-    for (std::size_t c = 0; c < t.columns.size(); ++c)
-        out += (c ? "," : "") + quote(t.columns[c].header);
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        const Column& col = t.columns[c];
+        out += (c ? "," : "") +
+               quote(unit_in_cells(col) ? col.header + " (" + col.unit + ")" : col.header);
+    }
     out += "\r\n";
     for (const auto& row : t.rows) {
         for (std::size_t c = 0; c < t.columns.size(); ++c)
@@ -136,7 +209,7 @@ std::string render_csv(const Table& table) {
 }
 
 std::string render_markdown(const Table& table) {
-    const Table t = sanitized(table);
+    const Table t = people(table);
     const auto escape = [](const std::string& cell) {
         std::string e;
         // GitHub's tables: a backslash escapes the next character, so one
@@ -167,15 +240,38 @@ std::string render_markdown(const Table& table) {
     return out;
 }
 
+std::string render_html(const Table& table) {
+    const Table t = people(table);
+    const auto cell = [&](const char* tag, std::size_t c, const std::string& text) {
+        const bool num = c < t.columns.size() && t.columns[c].right;
+        return fmt::format("<{}{}>{}</{}>", tag, num ? " class=\"num\"" : "", escape_html(text),
+                           tag);
+    };
+    std::string out = "<table>\n<thead><tr>";
+    for (std::size_t c = 0; c < t.columns.size(); ++c) out += cell("th", c, t.columns[c].header);
+    out += "</tr></thead>\n<tbody>\n";
+    for (const auto& row : t.rows) {
+        out += "<tr>";
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+            out += cell("td", c, c < row.size() ? row[c] : "");
+        out += "</tr>\n";
+    }
+    return out + "</tbody>\n</table>\n";
+}
+
 std::string render(const Table& table, Format format, const Style& style) {
     switch (format) {
         case Format::Csv:
             return render_csv(table);
         case Format::Markdown:
             return render_markdown(table);
-        default:
-            return render_aligned(table, style);
+        case Format::Html:
+            return render_html(table);
+        case Format::Table:
+        case Format::Json:
+            break;
     }
+    return render_aligned(table, style);
 }
 
 }  // namespace gpuadvise

@@ -213,4 +213,106 @@ std::string truncate_display(std::string_view text, std::size_t width) {
     return out + "...";
 }
 
+namespace {
+
+// The byte offset of the code point after `count` code points of `s`.
+std::size_t offset_of(std::string_view s, std::size_t count) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if ((static_cast<unsigned char>(s[i]) & 0xC0U) != 0x80U) {
+            if (n == count) return i;
+            ++n;
+        }
+    return s.size();
+}
+
+void wrap_line(std::string_view line, std::size_t width, std::string& out) {
+    if (display_width(line) <= width) {
+        out.append(line);
+        return;
+    }
+    const std::size_t lead = line.find_first_not_of(' ');
+    // The hanging indent: under the text after the label's gap, else two
+    // columns in from the line's own indent; never more than half the width.
+    std::size_t hang = lead == std::string_view::npos ? 0 : lead + 2;
+    if (lead != std::string_view::npos) {
+        const std::size_t gap = line.find("  ", lead);
+        if (gap != std::string_view::npos) {
+            const std::size_t text = line.find_first_not_of(' ', gap);
+            if (text != std::string_view::npos) hang = display_width(line.substr(0, text));
+        }
+    }
+    if (hang > width / 2)
+        hang = std::min<std::size_t>(lead == std::string_view::npos ? 0 : lead, width / 2);
+    std::string_view rest = line;
+    bool first = true;
+    while (!rest.empty()) {
+        const std::size_t indent = first ? 0 : hang;
+        const std::size_t room = width > indent ? width - indent : 1;
+        if (!first) out += std::string(indent, ' ');
+        if (display_width(rest) <= room) {
+            out.append(rest);
+            break;
+        }
+        // The last space that keeps the piece within the room; a word
+        // longer than the room is split.
+        const std::size_t limit = offset_of(rest, room);
+        std::size_t cut = rest.substr(0, limit + 1).rfind(' ');
+        const std::size_t start = first ? rest.find_first_not_of(' ') : 0;
+        if (cut == std::string_view::npos || cut <= start) cut = limit;
+        std::string_view piece = rest.substr(0, cut);
+        while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
+        out.append(piece);
+        out += '\n';
+        rest = rest.substr(cut);
+        while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+        first = false;
+    }
+}
+
+}  // namespace
+
+std::string wrap(std::string_view text, std::size_t width) {
+    if (width == 0) return std::string(text);
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = text.find('\n', start);
+        const std::size_t stop = end == std::string_view::npos ? text.size() : end;
+        wrap_line(text.substr(start, stop - start), width, out);
+        if (end == std::string_view::npos) break;
+        out += '\n';
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string escape_html(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (const char c : s) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
 }  // namespace gpuadvise

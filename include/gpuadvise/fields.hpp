@@ -111,6 +111,7 @@ enum class Field : std::uint8_t {
     Explain,
     Emit,
     KeepOrder,
+    Plot,
     // listing the catalog
     MinMemory,
     MinBandwidth,
@@ -124,6 +125,7 @@ enum class Field : std::uint8_t {
     Format,
     Color,
     Ascii,
+    Wide,
     Json,
     Verbose,
     Catalog,

@@ -3,7 +3,9 @@
 // (table.hpp renders them aligned, as CSV or as Markdown) and short texts.
 // Text that came from outside (model names, catalog entries) is sanitised.
 #include <cstddef>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
@@ -19,6 +21,20 @@ namespace gpuadvise {
 // "1.2 GiB"-style cells and rates as the JSON rounds them.
 std::string format_rate(const std::optional<double>& v);
 
+// A count cell ("8030261248") as people read it ("8.03B"); a cell that is
+// not a count is returned as it is.
+std::string count_for_people(std::string_view cell);
+// The ranking's speed column: "tok/s", "Train tok/s", "img/s", "frames/s".
+std::string_view rate_header(const Workload& w);
+// A GPU id without its vendor ("nvidia-rtx-4090" -> "rtx-4090"): the
+// ranking's abbreviation on a narrow terminal.
+std::string short_gpu_id(std::string_view id);
+// How the ranking table narrows to fit a terminal, first step first (the
+// order docs/output.md documents).
+std::span<const NarrowStep> ranking_narrowing();
+
+// The ranking: cells are bare numbers with the units in the columns (CSV's
+// header names them; people see "14.3 GiB", "$2699").
 Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,
                             std::size_t top, const Style& style = {});
 Table memory_table(const MemoryEstimate& m);
@@ -33,10 +49,19 @@ Table performance_table(const Performance& p);
 std::string workload_text(const Workload& w);
 std::string memory_text(const MemoryEstimate& m, const Workload& w, Format format,
                         const Style& style);
+// On a terminal narrower than the text, prose lines are wrapped and tables
+// narrowed (table.hpp); `plot` adds price_speed_plot after the ranking.
 std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                            const std::vector<Recommendation>& recs, std::size_t top,
                            const RankOptions& options, std::size_t catalog_size, Format format,
-                           const Style& style);
+                           const Style& style, bool plot = false);
+// --plot (Format::Table or Markdown): system price (log scale) against speed,
+// the value frontier as a staircase, the `top` plans labelled with their rank
+// and listed below; plans without a known price or speed are counted, not
+// drawn. style.width (80 when 0, at most 120) sizes it; style.ascii draws it
+// with ASCII characters.
+std::string price_speed_plot(const Workload& w, const std::vector<Recommendation>& recs,
+                             std::size_t top, Format format, const Style& style);
 // One plan's offload, limits, platform, engine, reasons, warnings and tips as
 // lines (estimate --gpu and check print the same); `with_reasons` false leaves
 // out the reasons a verdict line already gave.
@@ -55,6 +80,8 @@ std::string placement_text(const Recommendation& rec, Format format, const Style
 // against the card's usable memory ("" with Bars::None).
 std::string memory_bar(const MemoryEstimate& m, std::uint64_t usable, Bars bars,
                        std::size_t cells = 10);
+// The key under a table with bars: what each block means.
+std::string bars_legend(Bars bars);
 // The source document's pick beside ours (--task).
 std::string document_pick_text(const DocumentPick& pick, const std::vector<Recommendation>& recs,
                                Format format);

@@ -49,4 +49,15 @@ std::size_t display_width(std::string_view text);
 // Cuts UTF-8 text to `width` code points, ending in "..." when shortened.
 std::string truncate_display(std::string_view text, std::size_t width);
 
+// Lines longer than `width` code points broken at spaces (a word longer than
+// a line is split), each continuation indented under the text after the
+// line's label: the first gap of two spaces or more after its indent, so
+// "  warning   text ..." continues under "text". 0 = unchanged. For prose
+// around tables on a narrow terminal; never for commands or tables.
+std::string wrap(std::string_view text, std::size_t width);
+
+// Text for HTML and SVG, in element content and in quoted attributes: & < >
+// " and ' become character references (after `sanitize`, by the caller).
+std::string escape_html(std::string_view s);
+
 }  // namespace gpuadvise

@@ -27,6 +27,7 @@
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
+#include "gpuadvise/report_html.hpp"
 #include "gpuadvise/report_json.hpp"
 #include "gpuadvise/report_text.hpp"
 #include "gpuadvise/text.hpp"
@@ -37,6 +38,10 @@ namespace gpuadvise::cli {
 namespace {
 
 // ---------------------------------------------------------------- handlers
+
+bool plot_asked(const Context& ctx) {
+    return ctx.request.flag(Field::Plot).value_or(false);
+}
 
 int cmd_recommend(Context& ctx) {
     const Workload w = resolve(ctx);
@@ -59,14 +64,34 @@ int cmd_recommend(Context& ctx) {
         return ctx.emit(with_newline(recommend_json(single, memory, recs, top, options, pick,
                                                     launch ? &*launch : nullptr)),
                         kExitOk);
+    const bool explain = ctx.request.flag(Field::Explain).value_or(false);
+    if (ctx.format == Format::Html) {
+        // The page carries the text reports' extra parts as they print.
+        std::vector<HtmlSection> extra;
+        if (pick)
+            extra.push_back(
+                {"The source document's pick", document_pick_text(*pick, recs, Format::Table)});
+        if (launch)
+            extra.push_back(
+                {"Launch", launch_text(*launch, "#1 " + sanitize(plan_label(recs.front())),
+                                       Format::Table, Style{})});
+        if (explain) extra.push_back({"Rules that fired", explain_text(recs, top)});
+        return ctx.emit(
+            recommend_html(single, memory, recs, top, options, catalog.gpus.size(), extra),
+            kExitOk);
+    }
     std::string out = recommend_text(single, memory, recs, top, options, catalog.gpus.size(),
-                                     ctx.format, ctx.style);
-    if (pick && ctx.format != Format::Csv) out += document_pick_text(*pick, recs, ctx.format);
+                                     ctx.format, ctx.style, plot_asked(ctx));
+    // Prose lines follow the terminal's width as the tables do.
+    const auto prose = [&](const std::string& text) {
+        return ctx.format == Format::Table ? wrap(text, ctx.style.width) : text;
+    };
+    if (pick && ctx.format != Format::Csv)
+        out += prose(document_pick_text(*pick, recs, ctx.format));
     if (launch && ctx.format != Format::Csv)
         out +=
             launch_text(*launch, "#1 " + sanitize(plan_label(recs.front())), ctx.format, ctx.style);
-    if (ctx.request.flag(Field::Explain).value_or(false) && ctx.format != Format::Csv)
-        out += explain_text(recs, top);
+    if (explain && ctx.format != Format::Csv) out += prose(explain_text(recs, top));
     return ctx.emit(out, kExitOk);
 }
 
@@ -155,9 +180,12 @@ int cmd_compare(Context& ctx) {
     if (ctx.json())
         return ctx.emit(with_newline(recommend_json(w, memory, recs, recs.size(), options)),
                         kExitOk);
-    return ctx.emit(
-        recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format, ctx.style),
-        kExitOk);
+    if (ctx.format == Format::Html)
+        return ctx.emit(recommend_html(w, memory, recs, recs.size(), options, recs.size()),
+                        kExitOk);
+    return ctx.emit(recommend_text(w, memory, recs, recs.size(), options, recs.size(), ctx.format,
+                                   ctx.style, plot_asked(ctx)),
+                    kExitOk);
 }
 
 // Compares a measured run with the estimate for the same workload and card,
@@ -531,9 +559,11 @@ int cmd_detect(Context& ctx) {
             "/sys/class/drm lists none "
             "(run with -v to see why)\n",
             code);
+    static constexpr NarrowStep kNarrowing[] = {{"Note", Narrow::Cut, 12}, {"Note"}};
     Table t;
-    t.columns = {{"#", true}, {"Source"},     {"Reported name"},       {"Memory", true},
-                 {"PCIe"},    {"Catalog id"}, {"Note", false, 1, true}};
+    t.columns = {{"#", true}, {"Source"},     {"Reported name"}, {"Memory", true},
+                 {"PCIe"},    {"Catalog id"}, {"Note"}};
+    t.narrowing = kNarrowing;
     for (std::size_t i = 0; i < found.size(); ++i) {
         const auto& g = found[i];
         t.rows.push_back(
@@ -577,8 +607,10 @@ constexpr Field kEmitField[] = {Field::Emit, Field::Vram};
 constexpr Field kPlanFields[] = {Field::Emit, Field::Vram, Field::MaxGpus};
 constexpr Field kFitFields[] = {Field::RankBy,   Field::Top,      Field::Gguf,
                                 Field::HfConfig, Field::ModelDir, Field::Safetensors};
-constexpr Field kCompareFields[] = {Field::RankBy, Field::Budget, Field::Deadline};
 constexpr Field kGpusFilters[] = {Field::Vendor, Field::Segment};
+// compare ranks the cards it is given: by a key, within a budget or a
+// deadline, and its table can be plotted.
+constexpr Field kCompareFields[] = {Field::RankBy, Field::Budget, Field::Deadline, Field::Plot};
 constexpr Positional kCompareArgs[] = {
     {"gpus", "GPUs to compare (ids, aliases or names; 'local' for this machine's)", true, true,
      gpu_ids}};

@@ -75,7 +75,19 @@ int dispatch(int argc, char** argv, std::istream& in, std::ostream& out, std::os
         apply_settings(ctx.request, fields, ctx.config, getenv, &ctx.config.applied);
         for (const auto& line : ctx.config.applied) spdlog::info("setting {}", line);
     }
-    const Output o = resolve_output(ctx.request, options.stdout_is_terminal, getenv);
+    const Output o =
+        resolve_output(ctx.request, options.stdout_is_terminal, options.terminal_width, getenv);
+    // The page draws a ranking's chart: only the commands that rank (those
+    // that take --plot) have one.
+    if (o.format == Format::Html && !accepts(*inv.command, Field::Plot)) {
+        const Given& f = *ctx.request.get(Field::Format);
+        throw InputError(
+            fmt::format("{} html: the page charts a ranking, and '{}' ranks nothing; use html with "
+                        "'gpuadvise' or 'gpuadvise compare', or give --format markdown",
+                        f.origin,
+                        inv.command->name.empty() ? "gpuadvise"
+                                                  : "gpuadvise " + std::string(inv.command->name)));
+    }
     ctx.format = o.format;
     ctx.style = o.style;
     return inv.command->run(ctx);

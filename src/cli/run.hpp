@@ -3,6 +3,7 @@
 // parses its flags, folds in the settings, sets up output and logging,
 // dispatches, and holds the single catch that turns a typed error into one
 // stderr line and its exit code.
+#include <cstddef>
 #include <iosfwd>
 
 #include "cli/settings.hpp"
@@ -13,6 +14,7 @@ struct RunOptions {
     Getenv getenv = nullptr;          // nullptr: std::getenv
     bool stdout_is_terminal = false;  // colour and table width follow it
     bool fast_exit = false;           // the real binary: std::_Exit once the answer is written
+    std::size_t terminal_width = 0;   // the terminal's columns (0: unknown or not a terminal)
 };
 
 int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err,

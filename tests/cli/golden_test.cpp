@@ -26,7 +26,15 @@ struct Golden {
     // emitted command and config), so the golden pins that part only.
     const char* from = nullptr;
     bool scratch = false;  // run in an empty folder (the command writes a file there)
+    // NAME=value for the run; none by default, so stdout is a pipe without
+    // COLUMNS and every table prints whole, as scripts see it.
+    std::vector<std::string> env = {};
 };
+
+// A small, stable ranking for the chart's goldens: eight cards people compare.
+const std::vector<std::string> kCompareEight = {
+    "compare", "rtx-4090",  "rtx-3090", "rtx-5090", "h100-pcie",   "a100-80gb-pcie",
+    "l40s",    "rtx-a6000", "mi300x",   "--model",  "llama-3.1-8b"};
 
 // One pre-training plan beyond one node and one fine-tune per launch kind.
 const std::vector<std::string> kPretrain = {
@@ -127,6 +135,20 @@ const std::vector<Golden>& goldens() {
         {"emit-slurm", plus(kPretrain, {"--emit", "slurm"}), 0, "Launch ("},
         {"emit-torchtitan", plus(kPretrain, {"--emit", "torchtitan"}), 0, "Launch ("},
         {"emit-nemo", plus(kPretrain, {"--emit", "nemo"}), 0, "Launch ("},
+        // A terminal of 80 columns: the ranking narrowed by its documented steps.
+        {"recommend-8b-80-columns",
+         {"--model", "llama-3.1-8b", "--top", "5"},
+         0,
+         nullptr,
+         false,
+         {"COLUMNS=80"}},
+        {"compare-plot-ascii",
+         plus(kCompareEight, {"--plot", "--ascii"}),
+         0,
+         nullptr,
+         false,
+         {"COLUMNS=100"}},
+        {"compare-html", plus(kCompareEight, {"--format", "html"})},
     };
     return g;
 }
@@ -147,8 +169,7 @@ void check_golden(const Golden& g) {
     const bool updating = update != nullptr && std::string(update) == "1";
     TempDir scratch;
     gpuadvise_test::Options o;
-    // A fixed width: the golden files must not depend on the terminal.
-    o.env = {"COLUMNS=120"};
+    o.env = g.env;
     if (g.scratch) o.cwd = scratch.path("");
     const ProcessResult r = gpuadvise_test::run(g.args, o);
     INFO(gpuadvise_test::joined(g.args) << "\nstderr: " << r.err);
@@ -203,7 +224,7 @@ bool register_all(std::index_sequence<I...>) {
 }
 
 // The table's size, checked below against goldens().
-constexpr std::size_t kGoldens = 32;
+constexpr std::size_t kGoldens = 35;
 const bool registered = register_all(std::make_index_sequence<kGoldens>{});
 
 }  // namespace

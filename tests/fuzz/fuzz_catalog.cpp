@@ -15,6 +15,7 @@
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/rank.hpp"
+#include "gpuadvise/report_html.hpp"
 #include "gpuadvise/report_json.hpp"
 #include "gpuadvise/report_text.hpp"
 #include "gpuadvise/table.hpp"
@@ -84,7 +85,12 @@ void check(const Catalog& c) {
                 finding("recommend_json wrote JSON that does not parse");
             for (const Format format : {Format::Table, Format::Csv, Format::Markdown})
                 (void)recommend_text(w, m, recs, recs.size(), options, c.gpus.size(), format,
-                                     Style{80, true});
+                                     Style{80, true}, format != Format::Csv);
+            // The page escapes every name: the catalog's text never makes a tag.
+            const std::string page =
+                recommend_html(w, m, recs, recs.size(), options, c.gpus.size());
+            if (page.find("<script") != std::string::npos || page.find("<img") != std::string::npos)
+                finding("a catalog name made a tag in the HTML page");
         }
     }
     std::vector<const Gpu*> list;
