@@ -27,7 +27,9 @@
 #include "gpuadvise/query.hpp"
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/report_json.hpp"
+#include "gpuadvise/report_suggest.hpp"
 #include "gpuadvise/report_text.hpp"
+#include "gpuadvise/suggest.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -36,6 +38,17 @@ namespace gpuadvise::cli {
 namespace {
 
 // ---------------------------------------------------------------- handlers
+
+// A shown plan that misses gets the changes that make it fit (suggest.hpp),
+// each probed as this command line with the change; `w` and `cards` are the
+// plan's. Only shown misses pay for the search (CSV, one table, shows none).
+void add_suggestions(Context& ctx, const Workload& w, std::span<const Gpu* const> cards,
+                     Recommendation& rec, SuggestFor where) {
+    if (rec.fits || !ctx.inputs || ctx.format == Format::Csv) return;
+    const SuggestInputs in{ctx.request, *ctx.inputs, presets_for(ctx.request), w.calibration,
+                           where};
+    rec.suggestions = suggest_changes(in, w, cards, rec);
+}
 
 int cmd_recommend(Context& ctx) {
     const Workload w = resolve(ctx);
@@ -49,7 +62,15 @@ int cmd_recommend(Context& ctx) {
         single.parallel = Parallel::None;
     }
     const MemoryEstimate memory = estimate(single);
-    const auto recs = rank(w, catalog, options);
+    auto recs = rank(w, catalog, options);
+    // Nothing fits: what would make the closest miss fit.
+    const bool none_fits =
+        std::none_of(recs.begin(), recs.end(), [](const Recommendation& r) { return r.fits; });
+    if (none_fits && !recs.empty() && top > 0) {
+        const std::vector<const Gpu*> cards(static_cast<std::size_t>(recs.front().count),
+                                            recs.front().gpu);
+        add_suggestions(ctx, w, cards, recs.front(), SuggestFor::Ranking);
+    }
     const auto pick = document_pick(w, catalog, recs, options);
     const auto launch = emit_launch(ctx, w, recs.empty() ? nullptr : &recs.front());
     if (ctx.json())
@@ -58,6 +79,10 @@ int cmd_recommend(Context& ctx) {
                         kExitOk);
     std::string out = recommend_text(single, memory, recs, top, options, catalog.gpus.size(),
                                      ctx.format, ctx.style);
+    if (none_fits && !recs.empty() && recs.front().suggestions)
+        out += suggestions_text(*recs.front().suggestions,
+                                plan_label(recs.front()) + " (the closest miss)", ctx.format,
+                                ctx.style);
     if (pick && ctx.format != Format::Csv) out += document_pick_text(*pick, recs, ctx.format);
     if (launch && ctx.format != Format::Csv)
         out +=
@@ -88,7 +113,8 @@ int cmd_estimate(Context& ctx) {
     auto cards = target_cards(ctx, box);
     RankOptions options = rank_options(ctx.request, box);
     if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
-    const Recommendation rec = plan_box(ctx.request, box, cards, options);
+    Recommendation rec = plan_box(ctx.request, box, cards, options);
+    add_suggestions(ctx, box, cards, rec, SuggestFor::Box);
     const auto launch = emit_launch(ctx, box, &rec);
     if (ctx.json())
         return ctx.emit(with_newline(estimate_json(w, memory, &rec, launch ? &*launch : nullptr)),
@@ -102,6 +128,8 @@ int cmd_estimate(Context& ctx) {
     out += render(performance_table(rec.performance), ctx.format, ctx.style);
     out += placement_text(rec, ctx.format, ctx.style);
     out += plan_notes_text(rec, ctx.format);
+    if (rec.suggestions)
+        out += suggestions_text(*rec.suggestions, plan_label(rec), ctx.format, ctx.style);
     if (launch) out += launch_text(*launch, sanitize(plan_label(rec)), ctx.format, ctx.style);
     return ctx.emit(out, kExitOk);
 }
@@ -110,13 +138,17 @@ int cmd_check(Context& ctx) {
     Workload w = resolve(ctx);
     auto cards = target_cards(ctx, w);
     const RankOptions options = rank_options(ctx.request, w);
-    const Recommendation rec = plan_box(ctx.request, w, cards, options);
+    Recommendation rec = plan_box(ctx.request, w, cards, options);
+    // Suggestions do not change the answer: a miss still exits 1.
+    add_suggestions(ctx, w, cards, rec, SuggestFor::Box);
     const int code = rec.fits ? kExitOk : kExitNo;
     // A check that answers no has nothing to launch: the answer stands, --emit is ignored.
     const auto launch = rec.fits ? emit_launch(ctx, w, &rec) : std::nullopt;
     if (ctx.json())
         return ctx.emit(with_newline(check_json(w, rec, launch ? &*launch : nullptr)), code);
     std::string out = check_text(rec, ctx.format, ctx.style);
+    if (rec.suggestions)
+        out += suggestions_text(*rec.suggestions, plan_label(rec), ctx.format, ctx.style);
     if (launch && ctx.format != Format::Csv)
         out += launch_text(*launch, sanitize(plan_label(rec)), ctx.format, ctx.style);
     return ctx.emit(out, code);
