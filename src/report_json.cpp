@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gpuadvise/build_sheet.hpp"
+#include "gpuadvise/report_suggest.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -402,6 +403,10 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.field("at_context_tokens", r.limits->at_context_tokens);
         j.field("context_capped_by_model", r.limits->context_capped_by_model);
         j.end_object();
+    }
+    if (r.suggestions) {
+        j.key("suggestions");
+        write_suggestions(j, *r.suggestions);
     }
     j.field("score", std::isfinite(r.score) ? std::round(r.score * 1000.0) / 1000.0 : 0.0);
     j.key("performance");

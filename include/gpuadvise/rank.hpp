@@ -16,6 +16,7 @@
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/rules.hpp"
+#include "gpuadvise/suggestion.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
@@ -185,6 +186,9 @@ struct Recommendation {
     std::optional<OffloadPlan> offload;
     // estimate/check/fit with a card: plan_limits, filled by the caller.
     std::optional<Limits> limits;
+    // A shown plan that misses: the changes that make it fit (suggest.hpp),
+    // filled by the caller; nullopt when none were looked for.
+    std::optional<std::vector<Suggestion>> suggestions;
     // A box of different cards (--gpu a,b): each card's part. `gpu` is then
     // the card that bounds the plan and `memory` its share.
     std::vector<Placement> placement;

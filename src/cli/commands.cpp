@@ -29,7 +29,9 @@
 #include "gpuadvise/rank.hpp"
 #include "gpuadvise/report_html.hpp"
 #include "gpuadvise/report_json.hpp"
+#include "gpuadvise/report_suggest.hpp"
 #include "gpuadvise/report_text.hpp"
+#include "gpuadvise/suggest.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -41,6 +43,17 @@ namespace {
 
 bool plot_asked(const Context& ctx) {
     return ctx.request.flag(Field::Plot).value_or(false);
+}
+
+// A shown plan that misses gets the changes that make it fit (suggest.hpp),
+// each probed as this command line with the change; `w` and `cards` are the
+// plan's. Only shown misses pay for the search (CSV, one table, shows none).
+void add_suggestions(Context& ctx, const Workload& w, std::span<const Gpu* const> cards,
+                     Recommendation& rec, SuggestFor where) {
+    if (rec.fits || !ctx.inputs || ctx.format == Format::Csv) return;
+    const SuggestInputs in{ctx.request, *ctx.inputs, presets_for(ctx.request), w.calibration,
+                           where};
+    rec.suggestions = suggest_changes(in, w, cards, rec);
 }
 
 int cmd_recommend(Context& ctx) {
@@ -55,9 +68,17 @@ int cmd_recommend(Context& ctx) {
         single.parallel = Parallel::None;
     }
     const MemoryEstimate memory = estimate(single);
-    const Ranking ranking = rank_within_budget(w, catalog, options);
-    const auto& recs = ranking.plans;
+    Ranking ranking = rank_within_budget(w, catalog, options);
+    auto& recs = ranking.plans;
     options = ranking.options;
+    // Nothing fits: what would make the closest miss fit.
+    const bool none_fits =
+        std::none_of(recs.begin(), recs.end(), [](const Recommendation& r) { return r.fits; });
+    if (none_fits && !recs.empty() && top > 0) {
+        const std::vector<const Gpu*> cards(static_cast<std::size_t>(recs.front().count),
+                                            recs.front().gpu);
+        add_suggestions(ctx, w, cards, recs.front(), SuggestFor::Ranking);
+    }
     const auto pick = document_pick(w, catalog, recs, options);
     const auto launch = emit_launch(ctx, w, recs.empty() ? nullptr : &recs.front());
     if (ctx.json())
@@ -86,6 +107,10 @@ int cmd_recommend(Context& ctx) {
     const auto prose = [&](const std::string& text) {
         return ctx.format == Format::Table ? wrap(text, ctx.style.width) : text;
     };
+    if (none_fits && !recs.empty() && recs.front().suggestions)
+        out += suggestions_text(*recs.front().suggestions,
+                                plan_label(recs.front()) + " (the closest miss)", ctx.format,
+                                ctx.style);
     if (pick && ctx.format != Format::Csv)
         out += prose(document_pick_text(*pick, recs, ctx.format));
     if (launch && ctx.format != Format::Csv)
@@ -116,7 +141,8 @@ int cmd_estimate(Context& ctx) {
     auto cards = target_cards(ctx, box);
     RankOptions options = rank_options(ctx.request, box);
     if (ctx.request.has(Field::Parallel)) options.parallel = box.parallel;
-    const Recommendation rec = plan_box(ctx.request, box, cards, options);
+    Recommendation rec = plan_box(ctx.request, box, cards, options);
+    add_suggestions(ctx, box, cards, rec, SuggestFor::Box);
     const auto launch = emit_launch(ctx, box, &rec);
     // The workload and memory shown are the plan's: with the defaults its
     // cards set (Ollama's context by VRAM, fp16 vision on cards without bf16).
@@ -135,6 +161,8 @@ int cmd_estimate(Context& ctx) {
     out += render(performance_table(rec.performance), ctx.format, ctx.style);
     out += placement_text(rec, ctx.format, ctx.style);
     out += plan_notes_text(rec, ctx.format);
+    if (rec.suggestions)
+        out += suggestions_text(*rec.suggestions, plan_label(rec), ctx.format, ctx.style);
     if (launch) out += launch_text(*launch, sanitize(plan_label(rec)), ctx.format, ctx.style);
     return ctx.emit(out, kExitOk);
 }
@@ -144,13 +172,17 @@ int cmd_check(Context& ctx) {
     auto cards = target_cards(ctx, w);
     apply_card_defaults(w, cards);  // the workload shown is the plan's
     const RankOptions options = rank_options(ctx.request, w);
-    const Recommendation rec = plan_box(ctx.request, w, cards, options);
+    Recommendation rec = plan_box(ctx.request, w, cards, options);
+    // Suggestions do not change the answer: a miss still exits 1.
+    add_suggestions(ctx, w, cards, rec, SuggestFor::Box);
     const int code = rec.fits ? kExitOk : kExitNo;
     // A check that answers no has nothing to launch: the answer stands, --emit is ignored.
     const auto launch = rec.fits ? emit_launch(ctx, w, &rec) : std::nullopt;
     if (ctx.json())
         return ctx.emit(with_newline(check_json(w, rec, launch ? &*launch : nullptr)), code);
     std::string out = check_text(rec, ctx.format, ctx.style);
+    if (rec.suggestions)
+        out += suggestions_text(*rec.suggestions, plan_label(rec), ctx.format, ctx.style);
     if (launch && ctx.format != Format::Csv)
         out += launch_text(*launch, sanitize(plan_label(rec)), ctx.format, ctx.style);
     return ctx.emit(out, code);

@@ -17,6 +17,7 @@
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/fields.hpp"
 #include "gpuadvise/table.hpp"
+#include "gpuadvise/workload.hpp"
 
 namespace gpuadvise::cli {
 
@@ -76,6 +77,9 @@ struct Context {
     // The measured runs estimates are corrected with (--calibration, or the
     // config folder's calibration.jsonl when it exists).
     std::optional<Calibration> calibration;
+    // What resolve read for the model flags, kept for the probes that
+    // resolve the request again (suggestions): stdin is read only once.
+    std::optional<ModelInputs> inputs;
     Format format = Format::Table;
     Style style;
     int verbosity = 0;

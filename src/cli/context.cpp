@@ -139,8 +139,8 @@ std::optional<Calibration> load_calibration(Context& ctx) {
 }
 
 Workload resolve(Context& ctx, bool calibrated) {
-    const ModelInputs inputs = model_inputs(ctx);
-    Workload w = resolve_workload(ctx.request, inputs, presets_for(ctx.request));
+    if (!ctx.inputs) ctx.inputs = model_inputs(ctx);
+    Workload w = resolve_workload(ctx.request, *ctx.inputs, presets_for(ctx.request));
     for (const auto& a : w.assumed) spdlog::info("assumed {}", a);
     if (calibrated) {
         if (!ctx.calibration) ctx.calibration = load_calibration(ctx);

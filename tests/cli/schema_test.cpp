@@ -336,6 +336,24 @@ TEST_CASE("schema: check --json validates whether the plan fits or not") {
     CHECK(saw_miss);
 }
 
+TEST_CASE("schema: a miss's suggestions validate in check, estimate --gpu and recommend") {
+    const Args miss{"--gpu", "rtx-4090", "--model",  "llama-3.1-8b", "--prompt", "120000",
+                    "--gen", "2000",     "--engine", "llama.cpp",    "--json"};
+    const json check = run_and_validate("check", cat({"check"}, miss), {1});
+    CHECK(check["plan"]["suggestions"].size() >= 3);
+    CHECK(check["check"]["suggestions"] == check["plan"]["suggestions"]);
+    const json estimate = run_and_validate("estimate-gpu", cat({"estimate"}, miss));
+    CHECK_FALSE(estimate["plan"]["suggestions"].empty());
+    const json train = run_and_validate(
+        "check",
+        {"check", "--gpu", "rtx-4090", "--model", "llama-3.1-8b", "--method", "full", "--json"},
+        {1});
+    CHECK_FALSE(train["plan"]["suggestions"].empty());
+    const json none = run_and_validate(
+        "recommend", {"--model", "llama-3.1-405b", "--method", "full", "--json", "--top", "5"});
+    CHECK_FALSE(none["recommendations"][0]["suggestions"].empty());
+}
+
 TEST_CASE("schema: gpus, gpus show, models and rules --json validate") {
     const json all = run_and_validate("gpus", {"gpus", "--json"});
     CHECK(all["gpus"].size() >= 100);
