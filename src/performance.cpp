@@ -356,7 +356,8 @@ Performance estimate_split_performance(const Workload& w, const MemoryEstimate& 
 
 Performance estimate_offload_performance(const Workload& w, const OffloadPlan& plan, const Gpu& gpu,
                                          std::optional<double> host_gbps, const JobOptions& job,
-                                         std::optional<double> price_usd) {
+                                         std::optional<double> price_usd,
+                                         std::optional<double> host_share) {
     Performance perf;
     if (w.trains() || w.is_fixed() || !w.engine) return perf;
     const Engine& e = *w.engine;
@@ -378,7 +379,8 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
     const bool host_part = plan.host_read_bytes > 0;
     if (host_part) {
         if (!host_gbps || !(*host_gbps > 0)) return perf;
-        step += plan.host_read_bytes / (*host_gbps * 1e9 * kHostBandwidthShare);
+        step +=
+            plan.host_read_bytes / (*host_gbps * 1e9 * host_share.value_or(kHostBandwidthShare));
         const double hop = kPcieLatency + b * h * 2.0 / (gpu.pcie_gbps().value_or(16.0) * 1e9);
         step += static_cast<double>(plan.handoffs) * hop;
     }

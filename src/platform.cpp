@@ -127,6 +127,10 @@ Parsed<HostPlatform> parse_platforms(std::string_view text, std::string_view sou
         p.ram_gb = r.opt_number("ram_gb", 1, 1e6);
         p.ram_bandwidth_gbps = r.opt_number("ram_bandwidth_gbps", 1, 1e5);
         p.ram_source = r.str("ram_source");
+        p.ram_decode_share = r.opt_number("ram_decode_share", 0.05, 1.0);
+        p.ram_decode_share_source = r.str_or("ram_decode_share_source", "");
+        if (p.ram_decode_share && p.ram_decode_share_source.empty())
+            r.fail("ram_decode_share_source", "must say where ram_decode_share was measured");
         p.source = r.str("source");
         r.finish();
         for (const HostPlatform& earlier : out.rows)

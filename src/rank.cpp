@@ -213,8 +213,17 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
     // Sort indices, not 500-byte plans.
     std::vector<std::size_t> order(plans.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
+    // Under --deadline, the misses nearest to it are the plans that run and
+    // finish soonest after it, before those that cannot run at all.
+    const bool by_time = options.job.deadline_hours.has_value();
     std::stable_sort(order.begin(), order.end(), [&](std::size_t ia, std::size_t ib) {
-        return ranks_before(plans[ia], plans[ib]);
+        const Recommendation &a = plans[ia], &b = plans[ib];
+        if (by_time && !a.fits && !b.fits && a.headroom_bytes >= 0 && b.headroom_bytes >= 0) {
+            const auto da = a.performance.days, db = b.performance.days;
+            if (da.has_value() != db.has_value()) return da.has_value();
+            if (da && db && *da != *db) return *da < *db;
+        }
+        return ranks_before(a, b);
     });
     // Put the plans in that order in place (following each cycle of the
     // permutation), so there is one array of plans, not two.

@@ -332,6 +332,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.value(r.total_usd);
     else
         j.null();
+    j.field("replicas", r.replicas);
     j.key("rent_usd_per_hour");
     if (r.rent_usd_per_hour > 0)
         j.value(std::round(r.rent_usd_per_hour * 100.0) / 100.0);

@@ -204,7 +204,8 @@ inline constexpr double kPrefillUbatch = 512;  // llama.cpp's default n_ubatch
 Performance estimate_offload_performance(const Workload& workload, const OffloadPlan& plan,
                                          const Gpu& gpu, std::optional<double> host_gbps,
                                          const JobOptions& job = {},
-                                         std::optional<double> price_usd = std::nullopt);
+                                         std::optional<double> price_usd = std::nullopt,
+                                         std::optional<double> host_share = std::nullopt);
 
 // `workload.gpus` cards of `gpu`, with `memory` the per-GPU estimate;
 // `price_usd` is what the whole plan costs (GPUs and host), for job costs;

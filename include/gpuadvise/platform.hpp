@@ -73,6 +73,11 @@ struct HostPlatform {
     std::optional<double> ram_gb;
     std::optional<double> ram_bandwidth_gbps;
     std::string_view ram_source;
+    // The share of that peak a CPU decoding offloaded weights reaches, where
+    // this class of host was measured (many-channel servers reach less than
+    // desktops); nullopt: the desktop figure of performance.cpp.
+    std::optional<double> ram_decode_share;
+    std::string_view ram_decode_share_source;
     std::string_view source;
 
     bool holds(const Gpu& gpu, std::int64_t count) const;

@@ -175,6 +175,9 @@ struct Recommendation {
     // times the count); 0 when no provider's price is known. With --rent it
     // is what the plan costs and nothing is bought (total_usd 0).
     double rent_usd_per_hour = 0;
+    // Serving on a board bought whole (an 8-GPU HGX for a 1-GPU plan): the
+    // copies of the plan the board runs, which the value counts; else 1.
+    std::int64_t replicas = 1;
     // Bought plans with a rental price: the months of round-the-clock use
     // after which buying (the system, plus its power) costs less than
     // renting; null when renting never costs more than the power alone.

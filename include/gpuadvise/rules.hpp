@@ -80,8 +80,9 @@ struct PlanContext {
     const Performance* full_speed = nullptr;  // the speed with everything on the GPU (offload)
     bool have_host = false;                   // --have-host: the platform costs nothing
     std::int64_t nodes = 1;                   // servers of the platform joined by a fabric
-    std::optional<double> deadline_hours;     // --deadline: the job must finish within it
-    Os os = Os::Linux;                        // --os
+    std::optional<double> deadline_hours =
+        std::nullopt;   // --deadline: the job must finish within it
+    Os os = Os::Linux;  // --os
 };
 
 struct Rule {

@@ -317,7 +317,8 @@ std::string platforms_code(const std::vector<HostPlatform>& rows) {
              << opt(p.usd) << ", " << enum_value("PriceKind", p.price_kind) << ", "
              << str(p.usd_basis) << ", " << str(p.date) << ", " << opt(p.host_watts) << ", "
              << opt(p.ram_gb) << ", " << opt(p.ram_bandwidth_gbps) << ", " << str(p.ram_source)
-             << ", " << str(p.source) << "},\n";
+             << ", " << opt(p.ram_decode_share) << ", " << str(p.ram_decode_share_source) << ", "
+             << str(p.source) << "},\n";
     }
     return defs.str() + "\nconstexpr HostPlatform kPlatforms[] = {\n" + body.str() + "};\n";
 }

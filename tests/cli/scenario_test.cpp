@@ -177,7 +177,8 @@ TEST_CASE(
             const auto& above = recs[j];
             if (above.at("total_usd").is_null()) continue;
             if (above.at("total_usd").get<double>() >= 10.0 * r.at("total_usd").get<double>())
-                CHECK(decode(above) >= 10.0 * decode(r) * r.at("fit_chance").get<double>());
+                CHECK(decode(above) * above.at("replicas").get<double>() >=
+                      10.0 * decode(r) * r.at("fit_chance").get<double>());
         }
     }
 }

@@ -1,0 +1,154 @@
+// The questions of issue 25, read as an ML-infrastructure lead reads an
+// answer: properties of the top plans (what they cost, whether their speed
+// and price are known, when a job ends), never exact picks, so a better
+// estimate or a new card can change the answer without breaking the test.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/run_gpuadvise.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json answer(std::vector<std::string> args) {
+    return gpuadvise_test::run_json(std::move(args));
+}
+
+std::string tag(const json& r) {
+    return r.at("gpu").get<std::string>() + " x" + std::to_string(r.at("count").get<int>());
+}
+
+std::vector<json> fitting(const json& doc, std::size_t n) {
+    std::vector<json> out;
+    for (const auto& r : doc.at("recommendations"))
+        if (r.at("fits").get<bool>() && out.size() < n) out.push_back(r);
+    return out;
+}
+
+// Every list: fitting plans first, then standing ranked < late < unknown,
+// and the score never rises down the ranked plans.
+void check_order(const json& doc) {
+    const auto order = [](const json& r) {
+        if (!r.at("fits").get<bool>()) return 3;
+        const std::string s = r.at("standing");
+        return s == "ranked" ? 0 : s == "late" ? 1 : 2;
+    };
+    int last = 0;
+    double score = 1e300;
+    for (const auto& r : doc.at("recommendations")) {
+        INFO(tag(r));
+        CHECK(order(r) >= last);
+        last = order(r);
+        if (order(r) == 0) {
+            CHECK(r.at("score").get<double>() <= score);
+            score = r.at("score").get<double>();
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("advice: 8B full fine-tune under $15,000: the first plan fits the budget with a speed") {
+    const json doc = answer({"--model", "llama-3.1-8b", "--method", "full", "--budget", "15000"});
+    check_order(doc);
+    const auto best = fitting(doc, 1);
+    REQUIRE(best.size() == 1);
+    INFO(tag(best.front()));
+    CHECK(best.front().at("total_usd").get<double>() <= 15000.0);
+    CHECK(best.front().at("performance").at("train_tokens_per_s").get<double>() > 0);
+    CHECK(best.front().at("standing") == "ranked");
+}
+
+TEST_CASE("advice: serving a 70B on datacenter parts ranks priced H100/H200/MI300X-class plans") {
+    for (const std::vector<std::string>& ask :
+         {std::vector<std::string>{"--task", "serve-70b"},
+          {"--model", "llama-3.1-70b", "--quant", "fp8", "--segment", "datacenter"}}) {
+        const json doc = answer(ask);
+        check_order(doc);
+        const auto top3 = fitting(doc, 3);
+        REQUIRE(top3.size() == 3);
+        bool known_part = false;
+        for (const auto& r : top3) {
+            INFO(tag(r));
+            // Priced as bought: the whole system has a sourced price.
+            CHECK(r.at("total_usd").is_number());
+            CHECK(r.at("standing") == "ranked");
+            const std::string id = r.at("gpu");
+            for (const char* part : {"h100", "h200", "mi300x", "mi325x", "b200", "b100"})
+                known_part = known_part || id.find(part) != std::string::npos;
+        }
+        CHECK(known_part);
+    }
+    // The task's floors follow the fact-checked figures: its own pick fits.
+    const json task = answer({"--task", "serve-70b"});
+    CHECK(task.at("document_pick").at("fits") == true);
+}
+
+TEST_CASE("advice: a 70B pre-training run on up to 64 GPUs: no plan over a year first, days said") {
+    const json doc = answer({"--model", "70B", "--method", "full", "--max-gpus", "64", "--tokens",
+                             "1T", "--top", "20"});
+    check_order(doc);
+    const auto top3 = fitting(doc, 3);
+    REQUIRE_FALSE(top3.empty());
+    CHECK(top3.front().at("performance").at("days").get<double>() <= 365.0);
+    for (const auto& r : top3) {
+        INFO(tag(r));
+        CHECK_THAT(r.at("reasons").at(0).get<std::string>(), Catch::Contains(" days"));
+        CHECK_THAT(r.at("reasons").at(0).get<std::string>(), Catch::Contains("% MFU"));
+    }
+    // By a date: later plans are misses that say their days; the rest rank by cost.
+    const json soon = answer({"--model", "70B", "--method", "full", "--max-gpus", "64", "--tokens",
+                              "1T", "--deadline", "30d"});
+    const auto& first = soon.at("recommendations").at(0);
+    if (!first.at("fits").get<bool>()) {
+        CHECK_THAT(first.at("reasons").at(0).get<std::string>(),
+                   Catch::Contains("after the 30-day deadline"));
+        CHECK(first.at("performance").at("days").is_number());
+    }
+    const json year = answer({"--model", "70B", "--method", "full", "--max-gpus", "64", "--tokens",
+                              "1T", "--deadline", "1y", "--top", "10"});
+    CHECK(year.at("rank_by") == "cost");
+    for (const auto& r : fitting(year, 10)) {
+        INFO(tag(r));
+        CHECK(r.at("performance").at("days").get<double>() <= 365.0);
+    }
+}
+
+TEST_CASE("advice: compare ranks by its key, and --keep-order keeps the order given and says so") {
+    const std::vector<std::string> cards{"h100-sxm5", "rtx-4090", "rtx-3090"};
+    std::vector<std::string> ask{"compare"};
+    ask.insert(ask.end(), cards.begin(), cards.end());
+    ask.insert(ask.end(), {"--model", "8B"});
+    const json ranked = answer(ask);
+    check_order(ranked);
+    CHECK(ranked.at("recommendations").at(0).at("gpu") != "nvidia-h100-sxm5");  // $279k board last
+    ask.emplace_back("--keep-order");
+    const json kept = answer(ask);
+    const auto& recs = kept.at("recommendations");
+    REQUIRE(recs.size() == 3);
+    for (std::size_t i = 0; i < cards.size(); ++i)
+        CHECK_THAT(recs.at(i).at("gpu").get<std::string>(), Catch::EndsWith(cards[i]));
+    const auto text = gpuadvise_test::run(ask);  // the text table too, with its heading
+    CHECK_THAT(text.out, Catch::Contains("in the order given (--keep-order)"));
+}
+
+TEST_CASE("advice: DeepSeek-V3 at home is an offload box or a big unified-memory machine") {
+    const json doc =
+        answer({"--model", "deepseek-v3", "--quant", "q4_k_m", "--engine", "llama.cpp"});
+    check_order(doc);
+    const auto top3 = fitting(doc, 3);
+    REQUIRE(top3.size() == 3);
+    for (const auto& r : top3) {
+        INFO(tag(r));
+        // What people buy for it: a box that holds the experts in RAM with one
+        // card, or a machine of 512 GB unified memory; never a $95k cluster.
+        const bool offload = r.at("offload").is_object() && r.at("offload").at("host_bytes") > 0;
+        const bool unified = r.at("memory_bytes").get<double>() >= 400e9;
+        CHECK((offload || unified));
+        CHECK(r.at("total_usd").get<double>() < 20000.0);
+        CHECK(r.at("performance").at("decode_tokens_per_s").get<double>() >= 5.0);
+    }
+}
