@@ -84,13 +84,7 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     // Elements cast per token and layer: each distinct linear input (q/k/v
     // share one, gate/up share one; again in a recomputed forward) and each
     // linear's output gradient; every weight once per micro-step.
-    const double h = static_cast<double>(a.hidden);
-    const double q = static_cast<double>(a.q_dim() > 0 ? a.q_dim() : a.hidden);
-    const double kv = static_cast<double>(a.kv_dim() > 0 ? a.kv_dim() : a.hidden);
-    const double f =
-        a.is_moe()
-            ? static_cast<double>(a.experts_per_token * a.moe_intermediate + a.shared_intermediate)
-            : static_cast<double>(a.intermediate);
+    const auto [h, q, kv, f] = layer_widths(a);
     const double up = a.mlp == MlpKind::Gated ? 2.0 * f : f;
     const double inputs = 2.0 * h + q + f;
     const double grads = (q + 2.0 * kv) + h + up + h;

@@ -43,6 +43,21 @@ double compute_platform_factor(const Gpu& gpu, const AttainableRate& rate);
 // (data/attainable.json "training_width").
 double width_efficiency(double width);
 
+// A layer's widths, as elements per token: hidden, query, key/value and the
+// MLP's intermediate (an MoE layer's routed experts per token plus its
+// shared expert), for the element-wise and cast traffic around its matmuls.
+struct LayerWidths {
+    double hidden = 0, q = 0, kv = 0, ffn = 0;
+};
+inline LayerWidths layer_widths(const Architecture& a) {
+    const auto h = static_cast<double>(a.hidden);
+    return {h, a.q_dim() > 0 ? static_cast<double>(a.q_dim()) : h,
+            a.kv_dim() > 0 ? static_cast<double>(a.kv_dim()) : h,
+            a.is_moe() ? static_cast<double>(a.experts_per_token * a.moe_intermediate +
+                                             a.shared_intermediate)
+                       : static_cast<double>(a.intermediate)};
+}
+
 // One micro-batch of a training workload on one GPU (performance_training.cpp).
 struct MicroStep {
     double matmul = 0;  // the matmuls at the attainable rate (FLOP/s `rate`)

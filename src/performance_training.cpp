@@ -23,13 +23,7 @@ namespace {
 // traffic (assumed from the ops' shapes); a recomputed forward moves it once
 // more.
 double elementwise_elements(const Architecture& a) {
-    const double h = static_cast<double>(a.hidden);
-    const double q = static_cast<double>(a.q_dim() > 0 ? a.q_dim() : a.hidden);
-    const double kv = static_cast<double>(a.kv_dim() > 0 ? a.kv_dim() : a.hidden);
-    const double f =
-        a.is_moe()
-            ? static_cast<double>(a.experts_per_token * a.moe_intermediate + a.shared_intermediate)
-            : static_cast<double>(a.intermediate);
+    const auto [h, q, kv, f] = layer_widths(a);
     const double activation = a.mlp == MlpKind::Gated ? 3.0 * f : 2.0 * f;
     return 2.0 * 2.0 * h + 2.0 * 3.0 * h + 2.0 * (q + kv) + activation;
 }

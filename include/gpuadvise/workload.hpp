@@ -289,7 +289,7 @@ struct ModelFile {
     std::uint64_t params = 0;
     std::uint64_t weight_bytes = 0;
     std::string quantization;  // "Q4_K", "BF16", ...
-    std::string name;          // the model's own name (GGUF general.name), "" when absent
+    std::string name = {};     // the model's own name (GGUF general.name), "" when absent
 };
 
 // What the CLI read from files for the model flags (the core does no I/O).

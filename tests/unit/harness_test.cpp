@@ -5,23 +5,14 @@
 
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/memory.hpp"
-#include "support/request.hpp"
+#include "support/fixtures.hpp"
 
 using namespace gpuadvise;
 using test::Values;
 
 namespace {
 
-// A toy Llama: 2 layers, hidden 64, 4 heads / 2 KV heads of 16, FFN 128, vocab 100, untied.
-const char* kToy =
-    R"({"model_type":"llama","num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,"num_key_value_heads":2,)"
-    R"("intermediate_size":128,"vocab_size":100,"tie_word_embeddings":false})";
-
-Workload toy(Values values) {
-    ModelInputs inputs;
-    inputs.hf_config_text = kToy;
-    return test::workload(values, {}, inputs);
-}
+using test::toy;
 
 double bytes(const MemoryEstimate& m, double Components::*c) {
     return static_cast<double>(m.get(c));

@@ -12,22 +12,13 @@
 #include "gpuadvise/error.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/units.hpp"
-#include "support/request.hpp"
+#include "support/fixtures.hpp"
 
 using namespace gpuadvise;
 
 namespace {
 
-// One card with round figures: PCIe 4 x16 (31.5 GB/s per direction).
-Gpu round_card() {
-    static const Catalog c = parse_catalog(
-        R"({"gpus":[{"id":"round","vendor":"nvidia","name":"Round","segment":"datacenter",
-        "arch_family":"hopper","memory_bytes":85899345920,"memory_bandwidth_gbps":1000,
-        "tflops":{"bf16":100,"fp16":100},"tdp_watts":500,"pcie":{"gen":4,"lanes":16,"p2p":true},
-        "software":{"platform":"cuda"},"price":{"usd":10000,"kind":"msrp","source":"t"},"sources":["t"]}]})",
-        "t");
-    return c.gpus.front();
-}
+using test::round_card;
 
 MemoryEstimate full_8b(const char* offload, const char* gpus = "1", const char* parallel = "") {
     if (*parallel)

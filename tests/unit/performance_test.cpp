@@ -12,22 +12,13 @@
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/network.hpp"
-#include "support/request.hpp"
+#include "support/fixtures.hpp"
 
 using namespace gpuadvise;
 
 namespace {
 
-// One card with round figures: 1000 GB/s, 100 dense TFLOPS bf16/fp16, 500 W, PCIe 4 x16.
-Gpu round_card() {
-    static const Catalog c = parse_catalog(
-        R"({"gpus":[{"id":"round","vendor":"nvidia","name":"Round","segment":"datacenter",
-        "arch_family":"hopper","memory_bytes":85899345920,"memory_bandwidth_gbps":1000,
-        "tflops":{"bf16":100,"fp16":100},"tdp_watts":500,"pcie":{"gen":4,"lanes":16,"p2p":true},
-        "software":{"platform":"cuda"},"price":{"usd":10000,"kind":"msrp","source":"t"},"sources":["t"]}]})",
-        "t");
-    return c.gpus.front();
-}
+using test::round_card;
 
 using V = test::Values;
 Workload make(V v) {
