@@ -411,6 +411,43 @@ TEST_CASE("vision towers count in the weights, not per text token") {
     CHECK(unknown.vision_linear == 0);
 }
 
+TEST_CASE("issue 24 presets: Gemma 3 4B/12B, Mistral Small 3.1, Mistral Large 2, Command R/R+") {
+    // Hub safetensors totals, reproduced to the parameter (vision towers included).
+    CHECK(count_params(preset("gemma-3-4b").arch).total() == 4'300'079'472ULL);
+    CHECK(count_params(preset("gemma-3-12b").arch).total() == 12'187'325'040ULL);
+    CHECK(count_params(preset("mistral-small-3.1-24b").arch).total() == 24'011'361'280ULL);
+    CHECK(preset("gemma-3-12b").arch.vision_model == "siglip_vision_model");
+    CHECK(preset("mistral-small-3.1-24b").arch.vision_model == "pixtral");
+    // Model-card figures (123B, 35B, 104B) against the shapes' exact counts.
+    CHECK(count_params(preset("mistral-large-2").arch).total() == 122'610'069'504ULL);
+    CHECK(count_params(preset("command-r").arch).total() == 34'980'831'232ULL);
+    CHECK(count_params(preset("command-r-plus").arch).total() == 103'810'674'688ULL);
+    for (const char* id : {"gemma-3-4b", "gemma-3-12b", "mistral-small-3.1-24b", "mistral-large-2",
+                           "command-r", "command-r-plus"}) {
+        INFO(id);
+        const ModelPreset& p = preset(id);
+        const double ratio = static_cast<double>(count_params(p.arch).total()) /
+                             static_cast<double>(p.published_params);
+        CHECK(std::fabs(ratio - 1.0) <= 0.005);
+        CHECK_FALSE(p.generation.empty());
+    }
+    // Command R ties its head; R+ adds per-head q/k norms.
+    CHECK(preset("command-r").arch.tied_embeddings);
+    CHECK_FALSE(preset("command-r").arch.qk_norm);
+    CHECK(preset("command-r-plus").arch.qk_norm_per_head);
+    // Names find their generations.
+    const ModelGenerations& g = embedded::model_generations();
+    const auto gen = [&](std::string_view name) {
+        const ModelGeneration* m = match_generation(g, name);
+        return m ? m->id : std::string("-");
+    };
+    CHECK(gen("c4ai-command-r-plus-Q4_K_M.gguf") == "command-r-plus");
+    CHECK(gen("c4ai-command-r-v01-Q4_K_M.gguf") == "command-r");
+    CHECK(gen("Mistral-Small-3.1-24B-Instruct-2503-Q4_K_M") == "mistral-small-3.1");
+    CHECK(gen("Mistral-Large-Instruct-2407-Q4_K_M.gguf") == "mistral-large-2");
+    CHECK(gen("gemma-3-12b-it-Q4_K_M.gguf") == "gemma-3");
+}
+
 TEST_CASE("Command R+: one parallel block norm, per-head q/k norms, tied head") {
     const Architecture a = parse_hf_config(
         R"({"model_type":"cohere","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,)"
