@@ -151,8 +151,8 @@ FitResult fit_models(const Request& base, std::span<const FitModel> models,
                      const std::vector<ModelPreset>& presets, std::span<const Gpu* const> cards,
                      const RankOptions& options, const FitOptions& fit, const QualityProxy& proxy) {
     FitResult out;
-    const bool user_context =
-        base.has(Field::Seq) || base.has(Field::Prompt) || base.has(Field::Gen);
+    const bool user_context = base.has(Field::Seq) || base.has(Field::Prompt) ||
+                              base.has(Field::Gen) || base.has(Field::Context);
     const bool any_file = std::any_of(models.begin(), models.end(),
                                       [](const FitModel& m) { return !m.files.empty(); });
     const bool any_preset = std::any_of(models.begin(), models.end(),

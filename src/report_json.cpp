@@ -286,6 +286,42 @@ void write_offload(json::Writer& j, const OffloadPlan* o) {
 
 }  // namespace
 
+// Serving sized by its load: what each session gets, and the curve over the batch.
+void write_load(json::Writer& j, const Recommendation& r) {
+    j.key("load");
+    if (r.load) {
+        const LoadResult& l = *r.load;
+        j.begin_object();
+        j.field("users", l.users);
+        j.field("context_tokens", l.context_tokens);
+        j.field("ttft_s", rounded_rate(l.ttft_s));
+        j.field("tpot_s",
+                l.tpot_s ? std::optional<double>(std::round(*l.tpot_s * 1e6) / 1e6) : std::nullopt);
+        j.field("per_user_tokens_per_s", rounded_rate(l.per_user_tokens_per_s));
+        j.field("meets", l.meets);
+        j.end_object();
+    } else {
+        j.null();
+    }
+    j.key("curve");
+    if (!r.curve) {
+        j.null();
+        return;
+    }
+    j.begin_array();
+    for (const CurvePoint& p : *r.curve) {
+        j.begin_object();
+        j.field("batch", p.batch);
+        j.field("per_gpu_bytes", p.per_gpu_bytes);
+        j.field("fits", p.fits);
+        j.field("decode_tokens_per_s", rounded_rate(p.decode_tokens_per_s));
+        j.field("per_user_tokens_per_s", rounded_rate(p.per_user_tokens_per_s));
+        j.field("ttft_s", rounded_rate(p.ttft_s));
+        j.end_object();
+    }
+    j.end_array();
+}
+
 void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t rank) {
     const Gpu& g = *r.gpu;
     j.begin_object();
@@ -409,6 +445,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.key("suggestions");
         write_suggestions(j, *r.suggestions);
     }
+    write_load(j, r);
     j.field("score", std::isfinite(r.score) ? std::round(r.score * 1000.0) / 1000.0 : 0.0);
     j.key("performance");
     write_performance(j, r.performance);
