@@ -45,6 +45,12 @@ bool applies_to_images(Field f) {
         case Field::Seq:
         case Field::Prompt:
         case Field::Gen:
+        case Field::Users:
+        case Field::Rps:
+        case Field::Context:
+        case Field::Ttft:
+        case Field::Tpot:
+        case Field::TokSPerUser:
         case Field::KvDtype:
         case Field::LoraRank:
         case Field::LoraTargets:

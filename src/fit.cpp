@@ -151,8 +151,8 @@ FitResult fit_models(const Request& base, std::span<const FitModel> models,
                      const std::vector<ModelPreset>& presets, std::span<const Gpu* const> cards,
                      const RankOptions& options, const FitOptions& fit, const QualityProxy& proxy) {
     FitResult out;
-    const bool user_context =
-        base.has(Field::Seq) || base.has(Field::Prompt) || base.has(Field::Gen);
+    const bool user_context = base.has(Field::Seq) || base.has(Field::Prompt) ||
+                              base.has(Field::Gen) || base.has(Field::Context);
     const bool any_file = std::any_of(models.begin(), models.end(),
                                       [](const FitModel& m) { return !m.files.empty(); });
     const bool any_preset = std::any_of(models.begin(), models.end(),
@@ -210,10 +210,9 @@ FitResult fit_models(const Request& base, std::span<const FitModel> models,
         } else {
             // The engine's offload rung, as bits per weight of a file.
             double offload_bits = 0;
-            Request probe_request = r;
             ModelInputs first;
             first.model_file = m.files.front();
-            const Workload probe = resolve_workload(probe_request, first, presets);
+            const Workload probe = resolve_workload(r, first, presets);
             if (probe.engine && !probe.engine->fit_offload_from.empty())
                 if (const QuantFormat* f = find_quant(probe.engine->fit_offload_from))
                     offload_bits = Quant{f, 0}.bits_per_weight(false);

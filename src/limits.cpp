@@ -1,5 +1,8 @@
 // A plan's limits: the longest context and the largest batch that still fit,
-// found by galloping and bisection over the plan's own verdict.
+// found by galloping and bisection over the plan's own verdict; and a serving
+// plan's curve over the batch, found the same way.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "gpuadvise/error.hpp"
@@ -97,6 +100,73 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
         return fits(w);
     });
     return out;
+}
+
+void add_plan_curve(Recommendation& rec, const Workload& base, std::span<const Gpu* const> cards,
+                    const RankOptions& options) {
+    if (base.trains() || !base.is_language() || cards.empty()) return;
+    // An offloaded plan's speed is the host's: its batch is not what the card holds.
+    if (rec.offload && rec.offload->mode != OffloadMode::Gpu) return;
+    RankOptions o = options;
+    o.describe_top = 0;
+    o.parallel = rec.count > 1 ? std::optional<Parallel>(rec.strategy) : std::nullopt;
+    const auto point = [&](std::int64_t batch) {
+        Workload w = base;
+        w.batch = batch;
+        CurvePoint p;
+        p.batch = batch;
+        try {
+            const Recommendation r = evaluate_box(w, cards, o, false);
+            p.per_gpu_bytes = r.memory.per_gpu_bytes;
+            p.fits =
+                r.fits && std::all_of(r.placement.begin(), r.placement.end(),
+                                      [](const Placement& q) { return q.bytes <= q.usable_bytes; });
+            p.decode_tokens_per_s = r.performance.decode_tokens_per_s;
+            if (const auto c = check_load(w, r.performance)) {
+                p.per_user_tokens_per_s = c->per_user_tokens_per_s;
+                p.ttft_s = c->ttft_s;
+            }
+        } catch (const InputError&) {
+            p.fits = false;  // beyond the estimate's bound: certainly not a fit
+        }
+        return p;
+    };
+    std::vector<CurvePoint> curve{point(1)};
+    // Doubling until the first miss, then bisecting between the last power
+    // of two that fits and that miss: the last point is the largest batch.
+    std::optional<CurvePoint> miss;
+    while (curve.back().fits) {
+        if (curve.back().batch >= kMaxLimitBatch) break;
+        CurvePoint next = point(curve.back().batch * 2);
+        if (!next.fits) {
+            miss = next;
+            break;
+        }
+        curve.push_back(next);
+    }
+    if (miss) {
+        std::optional<CurvePoint> best;
+        std::int64_t yes = curve.back().batch, no = miss->batch;
+        while (no - yes > 1) {
+            const std::int64_t mid = yes + (no - yes) / 2;
+            CurvePoint p = point(mid);
+            if (p.fits) {
+                yes = mid;
+                best = p;
+            } else {
+                no = mid;
+            }
+        }
+        if (best) curve.push_back(*best);
+    }
+    const CurvePoint& last = curve.back();
+    if (last.fits)
+        rec.reasons.push_back(fmt::format(
+            "holds {} {} at {} tokens{}", last.batch, last.batch == 1 ? "user" : "users", base.seq,
+            last.per_user_tokens_per_s
+                ? fmt::format(", {:.3g} tok/s each", *last.per_user_tokens_per_s)
+                : std::string()));
+    rec.curve = std::move(curve);
 }
 
 }  // namespace gpuadvise

@@ -66,7 +66,6 @@ double optimizer_bytes_per_param(const Workload& w) {
         case Optimizer::Sgd:
             return p * 3.0;
         case Optimizer::SgdMomentum:
-            return p * 5.0;
         case Optimizer::Lion:
             return p * 5.0;
         case Optimizer::Adafactor:

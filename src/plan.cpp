@@ -462,6 +462,9 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                                                            : "whose speed and price are known",
                             rec.standing_why));
     }
+    // A shown serving plan says what each of its sessions gets (JSON `load`).
+    if (describe && !w.trains() && w.is_language())
+        rec.load = load_result(w, rec.performance, rec.fits);
 }
 
 }  // namespace plan_detail

@@ -290,6 +290,7 @@ Recommendation plan_box(const Request& r, Workload& w, std::vector<const Gpu*>& 
         }
     }
     rec.limits = plan_limits(w, rec, cards, options);
+    add_plan_curve(rec, w, cards, options);
     return rec;
 }
 

@@ -250,6 +250,9 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
                 ? offload_plan(slim, *out[i].gpu, options, out[i].platform, true).value_or(out[i])
                 : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &single, true);
         for (const auto& warning : workload.warnings) rec.warnings.push_back(warning);
+        // Only the shown plans get a curve: it evaluates the plan at a dozen batches.
+        const std::vector<const Gpu*> cards(static_cast<std::size_t>(rec.count), rec.gpu);
+        add_plan_curve(rec, slim, cards, options);
         out[i] = std::move(rec);
     }
     // Comparative reasons: each shown plan against the next one.

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gpuadvise/build_sheet.hpp"
+#include "gpuadvise/report_load.hpp"
 #include "gpuadvise/report_suggest.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/units.hpp"
@@ -409,6 +410,7 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.key("suggestions");
         write_suggestions(j, *r.suggestions);
     }
+    write_load(j, r);
     j.field("score", std::isfinite(r.score) ? std::round(r.score * 1000.0) / 1000.0 : 0.0);
     j.key("performance");
     write_performance(j, r.performance);

@@ -99,6 +99,11 @@ class Resolver {
     // context is 4096 tokens with a quarter (at most 512) generated.
     void inference_tokens();
 
+    // --users or --rps as the batch, and the latency targets (workload_load.cpp).
+    void serving_load();
+    // The field the context was given with: --context or --seq.
+    Field seq_field() const;
+
     // --- LoRA ------------------------------------------------------------------------
     std::vector<LoraTarget> lora_targets(const Arg& a) const;
 

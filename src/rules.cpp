@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/load.hpp"
 #include "gpuadvise/performance.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
@@ -298,6 +299,27 @@ std::vector<Rule> make_registry() {
                      return fire(c, [&] {
                          return fmt::format("takes {} days, after the {}-day deadline",
                                             days_text(*hours), days_text(*c.deadline_hours));
+                     });
+                 }});
+    // --users/--rps with --tpot, --tok-s-per-user or --ttft: each session's
+    // share of the decode rate, and the batch's prefill, against the targets.
+    r.push_back({"latency", RuleKind::Reject,
+                 "a serving plan must meet --ttft and --tpot (or --tok-s-per-user) at its batch",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     const auto load = check_load(c.workload, c.performance);
+                     if (!load || load->meets()) return std::nullopt;
+                     return fire(c, [&] {
+                         const ServingLoad& t = c.workload.load;
+                         if (!load->meets_speed)
+                             return fmt::format(
+                                 "per-user decode {:.3g} tok/s at batch {}, under the {:.3g} "
+                                 "tok/s target ({})",
+                                 *load->per_user_tokens_per_s, c.workload.batch,
+                                 *t.min_user_tokens_per_s, t.speed_target);
+                         return fmt::format(
+                             "first token after {:.3g} s at batch {}, over the {:.3g} s target "
+                             "({})",
+                             *load->ttft_s, c.workload.batch, *t.ttft_s, t.ttft_target);
                      });
                  }});
     // --- warnings ---------------------------------------------------------------------

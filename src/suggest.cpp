@@ -259,8 +259,10 @@ class Search {
         const auto change = [&](std::int64_t b) {
             Change c;
             c.kind = SuggestionKind::Batch;
-            replaces(c, Field::Batch);
-            c.with(Field::Batch, std::to_string(b));
+            // Fewer sessions in the flag the load was given with.
+            const Field f = in_.request.has(Field::Users) ? Field::Users : Field::Batch;
+            replaces(c, f);
+            c.with(f, std::to_string(b));
             return c;
         };
         const auto b = largest(1, w_.batch - 1,
@@ -288,9 +290,10 @@ class Search {
             c.with(Field::Prompt, std::to_string(value));
             return c;
         }
-        replaces(c, Field::Seq);
-        c.with(Field::Seq, std::to_string(value));
-        if (!w_.trains() && r.has(Field::Seq) && r.has(Field::Prompt)) {
+        const Field seq = r.has(Field::Context) ? Field::Context : Field::Seq;
+        replaces(c, seq);
+        c.with(seq, std::to_string(value));
+        if (!w_.trains() && r.has(seq) && r.has(Field::Prompt)) {
             replaces(c, Field::Prompt);
             c.with(Field::Prompt, std::to_string(value - w_.gen));
         }

@@ -154,6 +154,34 @@ double parse_duration_hours(std::string_view text, std::string_view flag) {
                                  quote(text), quote(suffix), example));
 }
 
+double parse_latency_seconds(std::string_view text, std::string_view flag,
+                             std::string_view example) {
+    auto [value, suffix] = split_number(text, flag, example);
+    struct Unit {
+        std::string_view names[3];
+        double seconds;
+    };
+    static constexpr Unit kUnits[] = {{{"us", "usec", "microseconds"}, 1e-6},
+                                      {{"ms", "msec", "milliseconds"}, 1e-3},
+                                      {{"s", "sec", "seconds"}, 1.0},
+                                      {{"min", "minute", "minutes"}, 60.0}};
+    if (suffix.empty())
+        throw InputError(
+            fmt::format("{} {} has no unit; give a time like {}", flag, quote(text), example));
+    for (const Unit& u : kUnits)
+        for (const std::string_view name : u.names)
+            if (suffix == name) {
+                const double seconds = value * u.seconds;
+                if (!(seconds >= 1e-4) || seconds > 3600.0)
+                    throw InputError(
+                        fmt::format("{} {} must be between 0.1 ms and an hour, like {}", flag,
+                                    quote(text), example));
+                return seconds;
+            }
+    throw InputError(fmt::format("{} {} has an unknown unit {}; use ms or s, like {}", flag,
+                                 quote(text), quote(suffix), example));
+}
+
 std::int64_t parse_positive_int(std::string_view text, std::string_view flag, std::int64_t max) {
     const std::string_view t = trim(text);
     std::int64_t value = 0;

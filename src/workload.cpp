@@ -61,7 +61,8 @@ Workload Resolver::run() {
     w_.precision_given = r_.has(Field::Precision);
     w_.quant_given = r_.has(Field::Quant);
     w_.optimizer_given = r_.has(Field::Optimizer);
-    w_.context_given = r_.has(Field::Seq) || r_.has(Field::Prompt) || r_.has(Field::Gen);
+    w_.context_given =
+        r_.has(Field::Seq) || r_.has(Field::Prompt) || r_.has(Field::Gen) || r_.has(Field::Context);
     if (task_is_fixed()) return fixed();
     model();
     if (w_.model.image) return image();
@@ -408,7 +409,7 @@ void Resolver::tokens() {
     if (!r_.has(Field::FlashAttn))
         assume("flash-attn=on (PyTorch SDPA, the default attention of current frameworks)");
     w_.batch = r_.has(Field::Batch) ? positive(Field::Batch, kMaxBatch) : (training ? 4 : 1);
-    if (!r_.has(Field::Batch))
+    if (!r_.has(Field::Batch) && !r_.has(Field::Users) && !r_.has(Field::Rps))
         assume(training ? "batch=4 per GPU (document §4: batch 4 x grad-accum 8)"
                         : "batch=1 concurrent sequence");
     if (training) {
@@ -419,6 +420,7 @@ void Resolver::tokens() {
                 "figure)");
     } else {
         inference_tokens();
+        serving_load();
     }
     if (w_.model.arch.max_position > 0 && w_.seq > w_.model.arch.max_position)
         w_.warnings.push_back(
@@ -438,24 +440,26 @@ void Resolver::tokens() {
 // Any two of --seq, --prompt and --gen determine the third; the default
 // context is 4096 tokens with a quarter (at most 512) generated.
 void Resolver::inference_tokens() {
-    const bool has_seq = r_.has(Field::Seq), has_prompt = r_.has(Field::Prompt),
+    const Field seq_flag = seq_field();
+    const bool has_seq = r_.has(seq_flag), has_prompt = r_.has(Field::Prompt),
                has_gen = r_.has(Field::Gen);
-    const std::int64_t seq = has_seq ? positive(Field::Seq, kMaxTokens) : 4096;
+    const std::int64_t seq = has_seq ? positive(seq_flag, kMaxTokens) : 4096;
+    const std::string_view sf = spec(seq_flag).flag;
     std::int64_t prompt = has_prompt ? positive(Field::Prompt, kMaxTokens) : 0;
     std::int64_t gen = has_gen ? positive(Field::Gen, kMaxTokens) : 0;
     if (has_seq && has_prompt && has_gen && prompt + gen != seq)
-        throw InputError(fmt::format(
-            "--prompt {} + --gen {} is not --seq {}; give two of the three", prompt, gen, seq));
+        throw InputError(fmt::format("--prompt {} + --gen {} is not {} {}; give two of the three",
+                                     prompt, gen, sf, seq));
     if (has_seq && has_prompt && prompt >= seq)
         throw InputError(
-            fmt::format("--prompt {} leaves no room to generate within --seq {}", prompt, seq));
+            fmt::format("--prompt {} leaves no room to generate within {} {}", prompt, sf, seq));
     if (has_seq && has_gen && gen >= seq)
         throw InputError(
-            fmt::format("--gen {} leaves no room for a prompt within --seq {}", gen, seq));
+            fmt::format("--gen {} leaves no room for a prompt within {} {}", gen, sf, seq));
     if (!has_prompt && !has_gen) {
         gen = std::max<std::int64_t>(1, std::min<std::int64_t>(512, seq / 4));
         prompt = std::max<std::int64_t>(1, seq - gen);
-        assume(has_seq ? fmt::format("prompt={} + gen={} tokens (split of --seq)", prompt, gen)
+        assume(has_seq ? fmt::format("prompt={} + gen={} tokens (split of {})", prompt, gen, sf)
                        : fmt::format("seq=4096 context (prompt {} + gen {} tokens)", prompt, gen));
     } else if (!has_prompt) {
         prompt = has_seq ? seq - gen : 512;

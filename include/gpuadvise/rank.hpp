@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/load.hpp"
 #include "gpuadvise/memory.hpp"
 #include "gpuadvise/network.hpp"
 #include "gpuadvise/offload.hpp"
@@ -189,6 +190,11 @@ struct Recommendation {
     std::optional<OffloadPlan> offload;
     // estimate/check/fit with a card: plan_limits, filled by the caller.
     std::optional<Limits> limits;
+    // A described serving plan of a language model: its sessions and what
+    // each gets (complete_plan), and its curve over the batch (plan_curve,
+    // filled by the caller for the shown plans only); nullopt otherwise.
+    std::optional<LoadResult> load = std::nullopt;
+    std::optional<std::vector<CurvePoint>> curve = std::nullopt;
     // A shown plan that misses: the changes that make it fit (suggest.hpp),
     // filled by the caller; nullopt when none were looked for.
     std::optional<std::vector<Suggestion>> suggestions;
@@ -225,6 +231,13 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
                             const RankOptions& options, bool describe = true);
 std::optional<Limits> plan_limits(const Workload& base, const Recommendation& rec,
                                   std::span<const Gpu* const> cards, const RankOptions& options);
+// A serving plan's memory and speed over the batch: 1, 2, 4, ... up to the
+// largest batch whose verdict (memory and every reject rule, the latency
+// targets included) is a fit, which is the last point; a single missing point
+// when batch 1 misses. Nullopt unless it serves a language model on the GPU.
+// It also adds the reason "holds N users at C tokens, R tok/s each".
+void add_plan_curve(Recommendation& rec, const Workload& base, std::span<const Gpu* const> cards,
+                    const RankOptions& options);
 
 // The plan's split in layout terms: a training plan's layout (dp the count
 // for data parallel alone); inference tensor parallel as tp, pipeline

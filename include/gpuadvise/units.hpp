@@ -30,6 +30,11 @@ double parse_bandwidth_gbps(std::string_view text, std::string_view flag);
 // A duration in hours: "30d", "720h", "6w", "1y" (365 days), "1.5d"; a bare
 // number has no unit and is refused (hours or days is the user's to say).
 double parse_duration_hours(std::string_view text, std::string_view flag);
+// A latency in seconds: "2s", "500ms", "50 ms", "1min"; a bare number has no
+// unit and is refused (50 could be seconds or milliseconds). Between 0.1 ms
+// and an hour: shorter is no engine's step, longer not a latency.
+double parse_latency_seconds(std::string_view text, std::string_view flag,
+                             std::string_view example);
 
 // A strictly positive integer no larger than `max` ("--batch 0" is an error).
 std::int64_t parse_positive_int(std::string_view text, std::string_view flag, std::int64_t max);

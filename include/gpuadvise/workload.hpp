@@ -324,6 +324,21 @@ struct ImageSettings {
     Codec codec = Codec::Av1;  // video: the codec the output is encoded in
 };
 
+// Serving sized by its load (docs/ranking.md, "Serving sized by its load"):
+// --users (or --rps by Little's law) is the batch of concurrent sessions, and
+// the latency targets are what the `latency` rule holds each plan to.
+struct ServingLoad {
+    bool given = false;                           // --users or --rps: the batch is the load
+    std::optional<double> rps = std::nullopt;     // --rps: requests a second (converted to users)
+    std::optional<double> ttft_s = std::nullopt;  // --ttft: the first token within this
+    // --tpot or --tok-s-per-user: each session decodes at least this fast.
+    std::optional<double> min_user_tokens_per_s = std::nullopt;
+    // "--tpot 50ms": the words of the speed target, for the rule's message.
+    std::string speed_target{};
+    std::string ttft_target{};  // "--ttft 2s"
+    bool has_targets() const { return ttft_s.has_value() || min_user_tokens_per_s.has_value(); }
+};
+
 struct Workload {
     Model model;
     Method method = Method::Inference;
@@ -375,6 +390,7 @@ struct Workload {
     std::optional<std::uint64_t> fixed_bytes;
     const TaskPreset* task = nullptr;
     ImageSettings image;  // image and vision workloads only
+    ServingLoad load{};   // --users, --rps and the latency targets (inference only)
     // The user's measured runs (calibrate), applied where the key matches;
     // null when there is no calibration file. Owned by the caller.
     const struct Calibration* calibration = nullptr;
@@ -383,7 +399,7 @@ struct Workload {
     bool precision_given = false;
     bool quant_given = false;
     bool optimizer_given = false;
-    bool context_given = false;  // --seq, --prompt or --gen
+    bool context_given = false;  // --seq, --prompt, --gen or --context
     // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
     std::vector<std::string> assumed;
     // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").

@@ -208,10 +208,14 @@ std::string engines_code(const std::vector<Engine>& rows) {
                 defs << "};\n";
                 platforms = "std::span<const SoftwarePlatform>(kServePlatforms" + n + ")";
             }
-            serve = "ServeTemplate{" + list(defs, "kServeProgram" + n, t.program) + ", " +
-                    str(t.model_flag) + ", std::span<const ModelSource>(kServeLoads" + n + "), " +
-                    platforms + ", " + flag_span + ", " + (t.modelfile ? "true" : "false") + ", " +
-                    str(t.source) + "}";
+            serve = "ServeTemplate{";
+            serve += list(defs, "kServeProgram" + n, t.program);
+            serve += ", " + str(t.model_flag);
+            serve += ", std::span<const ModelSource>(kServeLoads" + n;
+            serve += "), " + platforms;
+            serve += ", " + flag_span;
+            serve += t.modelfile ? ", true, " : ", false, ";
+            serve += str(t.source) + "}";
         }
         std::string context = "{}";
         if (!e.default_context.empty()) {
@@ -228,10 +232,13 @@ std::string engines_code(const std::vector<Engine>& rows) {
             for (std::size_t k = 0; k < t.platforms.size(); ++k)
                 defs << (k ? ", " : "") << enum_value("SoftwarePlatform", t.platforms[k]);
             defs << "};\n";
-            training = "EngineTraining{" + list(defs, "kTrainMethods" + n, t.methods) +
-                       ", std::span<const SoftwarePlatform>(kTrainPlatforms" + n + "), " +
-                       str(t.qlora_base) + ", " + str(t.optimizer) + ", " + str(t.note) + ", " +
-                       str(t.source) + "}";
+            training = "EngineTraining{";
+            training += list(defs, "kTrainMethods" + n, t.methods);
+            training += ", std::span<const SoftwarePlatform>(kTrainPlatforms" + n;
+            training += "), " + str(t.qlora_base);
+            training += ", " + str(t.optimizer);
+            training += ", " + str(t.note);
+            training += ", " + str(t.source) + "}";
         }
         body << "    Engine{" << str(e.id) << ", " << str(e.name) << ", "
              << list(defs, "kEngineAliases" + n, e.aliases) << ", "

@@ -114,6 +114,8 @@ const std::vector<Args> kWorkloads{
     {"--model", "llama-3.1-8b", "--quant", "q8_0", "--engine", "llama.cpp", "--tokens", "1B"},
     {"--model", "8B", "--quant", "awq-int4", "--engine", "autoawq"},
     {"--model", "8B", "--quant", "fp8", "--kv-dtype", "fp8"},
+    {"--model", "llama-3.1-8b", "--users", "32", "--context", "8192", "--tpot", "50ms"},
+    {"--model", "8B", "--rps", "2", "--ttft", "2s", "--tok-s-per-user", "20"},
     {"--model", "8B", "--method", "full", "--precision", "fp16", "--estimator", "doc"},
     {"--model", "8B", "--method", "lora", "--estimator", "doc"},
     {"--model", "mixtral-8x7b"},

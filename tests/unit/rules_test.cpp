@@ -225,6 +225,18 @@ std::map<std::string, Pair> cases() {
         return c;
     };
     m["deadline"] = {[=] { return job(1e12, 24.0); }, [=] { return job(1e12, 1e9); }};
+    // 1B on a 1 TB/s card decodes a few hundred tokens a second: no session
+    // gets a token a millisecond, every one gets five a second.
+    m["latency"] = {
+        [] {
+            return Case{w({{Field::Model, "1B"}, {Field::Users, "8"}, {Field::Tpot, "1ms"}})};
+        },
+        [] {
+            return Case{w({{Field::Model, "1B"},
+                           {Field::Users, "2"},
+                           {Field::TokSPerUser, "5"},
+                           {Field::Ttft, "10s"}})};
+        }};
     m["long-job"] = {[=] { return job(1e13, std::nullopt); },
                      [=] { return job(1e6, std::nullopt); }};
     m["pcie-allreduce"] = {
