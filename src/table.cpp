@@ -118,7 +118,9 @@ Layout lay_out(const Table& source, std::size_t width) {
                 case Narrow::Shorten:
                     if (step.shorten == nullptr) break;
                     for (auto& row : t.rows)
-                        if (c < row.size()) row[c] = step.shorten(row[c]);
+                        // A shortener may cut inside a character; what it returns is
+                        // cleaned like any cell, so the table stays valid UTF-8.
+                        if (c < row.size()) row[c] = sanitize(step.shorten(row[c]));
                     natural[c] = natural_width(c);
                     floor[c] = cut[c] ? std::min(floor[c], natural[c]) : natural[c];
                     break;

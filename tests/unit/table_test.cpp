@@ -104,6 +104,9 @@ TEST_CASE("aligned tables fit a narrow terminal by their steps in order and neve
     t.narrowing = kShorten;
     CHECK(render_aligned(t, {40, false}).find("\n 1  nvi  ") != std::string::npos);
     CHECK(render_aligned(t, {200, false}).find("nvidia-rtx-4090") != std::string::npos);
+    // A shortener that cuts inside a character still leaves valid UTF-8.
+    t.rows[0][1] = "\xC3\xA9\xC3\xA9\xC3\xA9-long-enough-to-narrow";
+    CHECK(valid_utf8(render_aligned(t, {40, false})));
 }
 
 TEST_CASE("colour codes only when asked") {
