@@ -1,7 +1,7 @@
 #pragma once
 // What one plan (plan.cpp), the layout search (layout_search.cpp), mixed
-// boxes (box.cpp), the limits (limits.cpp) and the ranking (rank.cpp) share.
-// Private to the rank module.
+// boxes (box.cpp), where a plan stands (plan_standing.cpp), the limits (limits.cpp) and the ranking
+// (rank.cpp) share. Private to the rank module.
 #include <optional>
 #include <vector>
 
@@ -21,6 +21,19 @@ const HostPlatform* platform_for(const Gpu& gpu, std::int64_t count, const RankO
 // the score and the reasons.
 void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& options,
                    bool describe, std::optional<Performance> performance);
+
+// Where a plan stands (plan_standing.cpp).
+// The chance the plan's memory fits in `usable` bytes, from its error band.
+double fit_chance(const Recommendation& rec, std::uint64_t usable);
+// What the rented plan costs an hour; 0 when no price is known.
+double rented_hourly(const Recommendation& rec, const RankOptions& options);
+// Months of round-the-clock use after which buying beats renting.
+std::optional<double> buy_beats_rent_months(const Recommendation& rec, const RankOptions& options);
+// Whether the plan's host must be bought and has no sourced price.
+bool host_unpriced(const Recommendation& rec, const RankOptions& options);
+// Ranked, unknown (and why), late or a miss; an unranked plan's score is 0.
+void set_standing(Recommendation& rec, const Workload& w, const RankOptions& options, double speed,
+                  double watts, bool late);
 
 // The layouts a plan keeps to say why its own won (the JSON's `layouts`).
 constexpr std::size_t kLayoutsKept = 3;
