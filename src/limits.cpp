@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/search.hpp"
 #include "plan_common.hpp"
 
 namespace gpuadvise {
@@ -44,30 +45,9 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
             return false;  // beyond the estimate's bound: certainly not a fit
         }
     };
-    // The largest n in [low, high] with ok(n), or 0 when ok(low) fails; ok is monotone.
-    const auto largest = [](std::int64_t low, std::int64_t high, const auto& ok) -> std::int64_t {
-        if (low > high || !ok(low)) return 0;
-        std::int64_t yes = low, step = 1;
-        std::int64_t no = high + 1;
-        // Gallop up from low, then bisect between the last yes and the first no.
-        while (yes + step <= high) {
-            if (!ok(yes + step)) {
-                no = yes + step;
-                break;
-            }
-            yes += step;
-            step *= 2;
-        }
-        if (no == high + 1 && yes < high && ok(high)) return high;
-        if (no == high + 1) no = high;
-        while (no - yes > 1) {
-            const std::int64_t mid = yes + (no - yes) / 2;
-            if (ok(mid))
-                yes = mid;
-            else
-                no = mid;
-        }
-        return yes;
+    // The largest n in [low, high] with ok(n), or 0 when ok(low) fails.
+    const auto largest = [](std::int64_t low, std::int64_t high, const auto& ok) {
+        return largest_where(low, high, ok).value_or(0);
     };
     const std::int64_t trained = base.model.arch.max_position;
     const std::int64_t cap = trained > 0 ? trained : kMaxLimitTokens;

@@ -20,6 +20,7 @@
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/query.hpp"
+#include "gpuadvise/search.hpp"
 #include "gpuadvise/units.hpp"
 
 namespace gpuadvise {
@@ -52,24 +53,6 @@ std::span<const std::string_view> ladder(const Engine& e) {
     if (e.loads(QuantFamily::Exl)) return kExlLadder;
     if (e.loads(QuantFamily::Mlx)) return kMlxLadder;
     return kServingLadder;
-}
-
-// The largest n in [low, high] with ok(n), or nullopt when ok(low) fails. ok
-// is monotone for the memory model (limits.cpp relies on the same); where a
-// rule makes it not, the answer is still one whose probe fitted.
-template <typename Ok>
-std::optional<std::int64_t> largest(std::int64_t low, std::int64_t high, const Ok& ok) {
-    if (low > high || !ok(low)) return std::nullopt;
-    if (ok(high)) return high;
-    std::int64_t yes = low, no = high;
-    while (no - yes > 1) {
-        const std::int64_t mid = yes + (no - yes) / 2;
-        if (ok(mid))
-            yes = mid;
-        else
-            no = mid;
-    }
-    return yes;
 }
 
 bool fits(const Recommendation& r) {
@@ -265,8 +248,8 @@ class Search {
             c.with(f, std::to_string(b));
             return c;
         };
-        const auto b = largest(1, w_.batch - 1,
-                               [&](std::int64_t n) { return fitting(change(n)).has_value(); });
+        const auto b = largest_where(
+            1, w_.batch - 1, [&](std::int64_t n) { return fitting(change(n)).has_value(); });
         if (!b) return;
         const Change c = change(*b);
         if (const auto p = fitting(c))
@@ -309,7 +292,7 @@ class Search {
         const std::int64_t low =
             (std::max<std::int64_t>(floor - offset, 1) + kContextStep - 1) / kContextStep;
         const std::int64_t high = (asked - offset - 1) / kContextStep;
-        const auto k = largest(low, high, [&](std::int64_t units) {
+        const auto k = largest_where(low, high, [&](std::int64_t units) {
             return fitting(context_change(units * kContextStep)).has_value();
         });
         if (!k) return;
