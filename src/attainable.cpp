@@ -19,7 +19,17 @@ bool is_16bit(RateDtype d) {
     return d == RateDtype::Fp16 || d == RateDtype::Bf16;
 }
 
+bool measured_before(const MeasuredRate& a, std::string_view gpu, RateDtype d) {
+    return a.gpu != gpu ? a.gpu < gpu : static_cast<int>(a.dtype) < static_cast<int>(d);
+}
+
 const MeasuredRate* find_measured(const AttainableData& data, std::string_view gpu, RateDtype d) {
+    if (data.measured_sorted) {
+        const auto it = std::lower_bound(
+            data.measured.begin(), data.measured.end(), gpu,
+            [&](const MeasuredRate& m, std::string_view g) { return measured_before(m, g, d); });
+        return it != data.measured.end() && it->gpu == gpu && it->dtype == d ? &*it : nullptr;
+    }
     for (const MeasuredRate& m : data.measured)
         if (m.gpu == gpu && m.dtype == d) return &m;
     return nullptr;
@@ -252,9 +262,14 @@ ParsedAttainable parse_attainable(std::string_view text, std::string_view source
         m.rows = r.integer("rows", 1, 1'000'000);
         m.ids = r.str("ids");
         if (m.low > m.tflops || m.tflops > m.high) r.fail("tflops", "must lie in [low, high]");
-        for (const MeasuredRate& o : out.measured)
-            if (o.gpu == m.gpu && o.dtype == m.dtype) r.fail("gpu", "appears twice for the dtype");
-        out.measured.push_back(m);
+        // Kept in (gpu, dtype) order (AttainableData::measured_sorted).
+        const auto at = std::lower_bound(out.measured.begin(), out.measured.end(), m,
+                                         [](const MeasuredRate& a, const MeasuredRate& b) {
+                                             return measured_before(a, b.gpu, b.dtype);
+                                         });
+        if (at != out.measured.end() && at->gpu == m.gpu && at->dtype == m.dtype)
+            r.fail("gpu", "appears twice for the dtype");
+        out.measured.insert(at, m);
     });
     each(reach, "reach", [&](json::ObjectReader& r, const json::Path&) {
         ReachClass c;

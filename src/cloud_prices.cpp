@@ -118,8 +118,7 @@ CloudPrices parse_cloud_prices(std::string_view text, std::string_view source) {
 }
 
 const CloudPrices& cloud_prices() {
-    static const CloudPrices p =
-        parse_cloud_prices(embedded::cloud_prices_json(), "embedded data/cloud_prices.json");
+    static const CloudPrices p = embedded::build_cloud_prices();
     return p;
 }
 

@@ -106,6 +106,10 @@ struct AttainableData {
     std::span<const DtypeRatio> ratios;
     std::span<const PowerEfficiency> power;
     std::span<const FittedCoefficient> fit;
+    // Whether `measured` is in (gpu, dtype) order, as the parser and the
+    // build's tables leave it: looked up by bisection (a ranking looks up
+    // every card three times), else scanned.
+    bool measured_sorted = false;
 };
 
 // A parsed data/attainable.json and the storage its views point into.
@@ -117,7 +121,7 @@ struct ParsedAttainable {
     std::vector<FittedCoefficient> fit;
     std::string_view source;
     std::shared_ptr<const void> storage;
-    AttainableData view() const { return {source, measured, reach, ratios, power, fit}; }
+    AttainableData view() const { return {source, measured, reach, ratios, power, fit, true}; }
 };
 ParsedAttainable parse_attainable(std::string_view text, std::string_view source);
 

@@ -39,7 +39,8 @@ CloudPrices parse_cloud_prices(std::string_view text, std::string_view source);
 const CloudPrices& cloud_prices();  // the embedded data/cloud_prices.json
 
 namespace embedded {
-std::string_view cloud_prices_json();
+// data/cloud_prices.json as the build's generator parsed and checked it.
+CloudPrices build_cloud_prices();
 }  // namespace embedded
 
 }  // namespace gpuadvise

@@ -63,7 +63,7 @@ std::string_view networks_json() {
 std::string_view energy_json() {
     absent();
 }
-std::string_view cloud_prices_json() {
+CloudPrices build_cloud_prices() {
     absent();
 }
 std::span<const HostPlatform> platforms() {

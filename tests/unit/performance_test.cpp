@@ -306,3 +306,22 @@ TEST_CASE("a plan says which matmul rate its speeds rest on") {
     CHECK(*p.matmul_rate->tflops == Approx(*attainable_rate(round_card(), RateDtype::Bf16).tflops));
     CHECK(p.matmul_rate->peak == Approx(100.0));
 }
+
+TEST_CASE("the measured rates' bisection finds what a scan finds, for every card and dtype") {
+    const AttainableData sorted = embedded::attainable();
+    REQUIRE(sorted.measured_sorted);
+    AttainableData scanned = sorted;
+    scanned.measured_sorted = false;
+    std::size_t measured = 0;
+    for (const Gpu& g : embedded::catalog().gpus)
+        for (const RateDtype d : {RateDtype::Fp32, RateDtype::Tf32, RateDtype::Fp16,
+                                  RateDtype::Bf16, RateDtype::Fp8, RateDtype::Int8}) {
+            const AttainableRate a = attainable_rate(g, d, Accumulate::Fp32, sorted);
+            const AttainableRate b = attainable_rate(g, d, Accumulate::Fp32, scanned);
+            CHECK(a.tflops == b.tflops);
+            CHECK(a.basis == b.basis);
+            measured += a.basis == RateBasis::Measured ? 1 : 0;
+        }
+    // Most measured rows name a card of the catalog: the lookup is exercised.
+    CHECK(measured > sorted.measured.size() / 2);
+}
