@@ -251,22 +251,59 @@ BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
     for (const auto& [src, r] : ratios) all.push_back(r);
     f.rows = all.size();
     if (all.empty()) return f;
-    f.low = quantile(all, 0.1);
-    f.high = quantile(all, 0.9);
-    std::size_t in = 0, held_in = 0, held_rows = 0;
-    for (const auto& [src, r] : ratios) {
-        if (r >= f.low && r <= f.high) ++in;
-        std::vector<double> others;
-        for (const auto& [s2, r2] : ratios)
-            if (s2 != src) others.push_back(r2);
-        if (others.size() < 5) continue;
-        ++held_rows;
-        if (r >= quantile(others, 0.1) && r <= quantile(others, 0.9)) ++held_in;
-    }
+    // Each source's rows and the sorted ratios of every other source.
+    std::vector<std::string> sources;
+    for (const auto& [src, r] : ratios)
+        if (std::find(sources.begin(), sources.end(), src) == sources.end()) sources.push_back(src);
+    std::vector<std::vector<double>> others(sources.size());
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        for (const auto& [src, r] : ratios)
+            if (src != sources[i]) others[i].push_back(r);
+    const auto held_out = [&](double q) {
+        std::size_t in = 0, rows = 0;
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+            if (others[i].size() < 5) continue;
+            const double low = quantile(others[i], q), high = quantile(others[i], 1.0 - q);
+            for (const auto& [src, r] : ratios)
+                if (src == sources[i]) {
+                    ++rows;
+                    in += r >= low && r <= high ? 1 : 0;
+                }
+        }
+        return rows ? static_cast<double>(in) / static_cast<double>(rows) : -1.0;
+    };
+    // The embedded band is the in-sample 10-90 one. Sources differ more than
+    // rows of one source do, so it holds less of a new source's rows; the
+    // report says how wide a band would have to be to hold kBandCoverage of
+    // them (the narrowest central band that does, within kBandWidestTail).
+    f.low = quantile(all, 0.10);
+    f.high = quantile(all, 0.90);
+    std::size_t in = 0;
+    for (const double r : all) in += r >= f.low && r <= f.high ? 1 : 0;
     f.coverage = static_cast<double>(in) / static_cast<double>(all.size());
-    f.held_out_coverage =
-        held_rows ? static_cast<double>(held_in) / static_cast<double>(held_rows) : 0.0;
+    f.held_out_coverage = std::max(held_out(0.10), 0.0);
+    f.held_tail = 0.10;
+    f.held_tail_coverage = f.held_out_coverage;
+    if (held_out(0.10) >= 0)
+        for (int step = static_cast<int>(kBandNarrowestTail * 200.0 + 0.5),
+                 last = static_cast<int>(kBandWidestTail * 200.0 + 0.5);
+             step >= last; --step) {
+            f.held_tail = 0.005 * step;  // half a percentile at a time
+            f.held_tail_coverage = held_out(f.held_tail);
+            if (f.held_tail_coverage >= kBandCoverage) break;
+        }
+    f.held_low = quantile(all, f.held_tail);
+    f.held_high = quantile(all, 1.0 - f.held_tail);
     return f;
+}
+
+std::string band_cells(const BandFit& f) {
+    const auto width = [](double low, double high) { return low > 0 ? high / low : 0.0; };
+    return fmt::format(
+        "{} | {:.3f} | {:.3f} | {:.2f}x | {} | {} | p{:g}-p{:g}: {:.3f}-{:.3f}, {:.2f}x, {} |",
+        f.rows, f.low, f.high, width(f.low, f.high), pct(f.coverage), pct(f.held_out_coverage),
+        100.0 * f.held_tail, 100.0 * (1.0 - f.held_tail), f.held_low, f.held_high,
+        width(f.held_low, f.held_high), pct(f.held_tail_coverage));
 }
 
 double metric_bytes(const MemoryEstimate& m, MemoryMetric metric) {

@@ -120,10 +120,18 @@ struct Sample {
 // One group's band (measured / estimate at p10 and p90) and how many of its
 // rows fall inside: in sample, and leave-one-source-out (each row judged by
 // the band of the other sources' rows, as rows from an unseen source would be).
+// held_*: the narrowest central band [held_tail, 1 - held_tail] (held_tail at
+// most kBandNarrowestTail, at least kBandWidestTail) whose held-out coverage
+// reaches kBandCoverage, and the coverage it reaches: how much wider the band
+// would have to be to hold 80 % of a new source's rows.
+inline constexpr double kBandCoverage = 0.80;
+inline constexpr double kBandNarrowestTail = 0.25;
+inline constexpr double kBandWidestTail = 0.025;
 struct BandFit {
     double low = 1, high = 1;
     std::size_t rows = 0;
     double coverage = 0, held_out_coverage = 0;
+    double held_tail = 0.10, held_low = 1, held_high = 1, held_tail_coverage = 0;
 };
 
 struct BandRow {
@@ -183,6 +191,13 @@ std::string pct(double x);
 std::string source_of(const std::string& id);
 
 BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios);
+// A band's cells in the reports' tables, after the group's own cells: rows,
+// low, high, the width (high / low), both coverages and the band that would
+// hold 80 % held out.
+inline constexpr std::string_view kBandHeader =
+    "rows | low | high | width | coverage | held-out coverage | band for 80 % held out |";
+inline constexpr std::string_view kBandRule = "---|---|---|---|---|---|---|";
+std::string band_cells(const BandFit& f);
 
 double metric_bytes(const MemoryEstimate& m, MemoryMetric metric);
 

@@ -108,8 +108,8 @@ void image_report(const std::string& dir, const std::vector<ModelPreset>& preset
                                  pct(quantile(err, 0.5)), pct(quantile(err, 0.9)),
                                  quantile(ratio, 0.5));
     }
-    std::cout << "\n## Error bands (images)\n\n| quantity | group | rows | low | high | coverage | "
-                 "held-out coverage |\n|---|---|---|---|---|---|---|\n";
+    std::cout << "\n## Error bands (images)\n\n| quantity | group | " << kBandHeader
+              << "\n|---|---|" << kBandRule << "\n";
     for (const std::string family : {"diffusion", "vision"}) {
         for (const bool memory : {false, true}) {
             std::vector<std::pair<std::string, double>> ratios;
@@ -122,9 +122,8 @@ void image_report(const std::string& dir, const std::vector<ModelPreset>& preset
             if (ratios.size() < 5) continue;
             const BandFit f = fit_band(ratios);
             g_bands.push_back({memory ? "memory" : "images", family, f});
-            std::cout << fmt::format("| {} | {} | {} | {:.3f} | {:.3f} | {} | {} |\n",
-                                     memory ? "memory" : "images", family, f.rows, f.low, f.high,
-                                     pct(f.coverage), pct(f.held_out_coverage));
+            std::cout << fmt::format("| {} | {} | {}\n", memory ? "memory" : "images", family,
+                                     band_cells(f));
         }
     }
     std::vector<const Out*> worst;

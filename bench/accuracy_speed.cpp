@@ -249,16 +249,15 @@ void speed_report(const std::string& dir, const Json& models_json,
             std::cout << fmt::format("| {} | {} | {:.4g} | {:.4g} | {:.2f} |\n", s->id, s->inputs,
                                      s->measured, s->estimated, s->ratio());
     }
-    std::cout << "\n## Error bands (speed)\n\n| phase | rows | low | high | coverage | "
-                 "held-out coverage |\n|---|---|---|---|---|---|\n";
+    std::cout << "\n## Error bands (speed)\n\n| phase | " << kBandHeader << "\n|---|" << kBandRule
+              << "\n";
     for (const std::string phase : {"decode", "prefill", "train"}) {
         std::vector<std::pair<std::string, double>> ratios;
         for (const auto& s : samples)
             if (s.phase == phase) ratios.emplace_back(source_of(s.id), 1.0 / s.ratio());
         const BandFit f = fit_band(ratios);
         g_bands.push_back({phase, "all", f});
-        std::cout << fmt::format("| {} | {} | {:.3f} | {:.3f} | {} | {} |\n", phase, f.rows, f.low,
-                                 f.high, pct(f.coverage), pct(f.held_out_coverage));
+        std::cout << fmt::format("| {} | {}\n", phase, band_cells(f));
     }
     std::map<std::string, int> reasons;
     for (const auto& [id, why] : skipped) ++reasons[why];
