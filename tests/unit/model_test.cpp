@@ -501,6 +501,33 @@ TEST_CASE("GLM-4.5 style MoE: q/k/v biases without an o_proj bias, q/k norms, a 
         Catch::Contains("'num_nextn_predict_layers' = 3"));
 }
 
+TEST_CASE("issue 29 presets: GLM-4.5-Air counts the checkpoint's MTP layer, as the Hub does") {
+    const ModelPreset& air = preset("glm-4.5-air");
+    CHECK(air.arch.model_type == "glm4_moe");
+    CHECK(air.arch.dense_layers == 1);
+    CHECK(air.arch.mtp_layers == 1);
+    CHECK(air.arch.qkv_bias);
+    CHECK_FALSE(air.arch.out_bias);
+    CHECK_FALSE(air.arch.qk_norm);
+    const ParamCounts c = count_params(air.arch);
+    // The Hub's safetensors total of zai-org/GLM-4.5-Air, to the parameter.
+    CHECK(c.total() == 110'468'824'832ULL);
+    CHECK(c.total() == air.published_params);
+    // Without the MTP layer the shape is 106,852,251,264 (the model card's
+    // "106B"); about 12B of it active per token, embeddings and head included.
+    Architecture body = air.arch;
+    body.mtp_layers = 0;
+    CHECK(count_params(body).total() == 106'852'251'264ULL);
+    CHECK(c.active() > count_params(body).active());
+    CHECK(c.active() - count_params(body).active() < 1'000'000);  // its norms, router, biases
+    CHECK(static_cast<double>(c.active()) == Approx(13.4e9).epsilon(0.01));
+    CHECK(air.generation == "glm-4.5");
+    const ModelGenerations& g = embedded::model_generations();
+    const ModelGeneration* m = match_generation(g, "GLM-4.5-Air-Q4_K_M.gguf");
+    REQUIRE(m != nullptr);
+    CHECK(m->id == "glm-4.5");
+}
+
 TEST_CASE("generations: every language preset has a release, and names find their generation") {
     for (const ModelPreset& p : embedded::model_presets()) {
         INFO(p.id);
