@@ -136,6 +136,10 @@ struct FamilyTraits {
     bool shared_expert_gate = false;  // Qwen2-MoE, Qwen3-Next
     std::int64_t shared_experts = 0;  // shared experts of the expert width the config does not name
     std::int64_t extra_vocab_rows = 0;  // embedding rows beyond vocab_size (Mllama: 8)
+    // The checkpoint stores its num_nextn_predict_layers MTP layers, counted
+    // (GLM-4.5: the Hub totals include them). DeepSeek-V3's are not: its
+    // published 671B leaves the 14B module out.
+    bool mtp_counted = false;
     // The class defaults of keys a family's config.json files omit, from the
     // transformers configuration class (0: no default, the key is required).
     std::int64_t default_heads = 0;
@@ -175,12 +179,13 @@ constexpr FamilyTraits kFamilies[] = {
     {.model_type = "deepseek_v3", .untied = true, .router_bias = true},
     {.model_type = "kimi_k2", .untied = true, .router_bias = true},
     // GLM-4.5/4.6 (modeling_glm4_moe.py): q/k/v biases only, optional q/k
-    // norms, DeepSeek-V3's router.
+    // norms, DeepSeek-V3's router; the checkpoint's MTP layer is counted.
     {.model_type = "glm4_moe",
      .untied = true,
      .attention_bias_out = false,
      .use_qk_norm_key = true,
-     .router_bias = true},
+     .router_bias = true,
+     .mtp_counted = true},
     // gpt-oss (modeling_gpt_oss.py): attention sinks, a router with a bias,
     // experts with biases.
     {.model_type = "gpt_oss",
@@ -525,6 +530,13 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
         a.router_bias = traits.router_bias;
         a.expert_bias = traits.expert_bias;
         a.shared_expert_gate = traits.shared_expert_gate && a.shared_intermediate > 0;
+    }
+    if (traits.mtp_counted) {
+        a.mtp_layers = int_field(j, {"num_nextn_predict_layers"}, source);
+        if (a.mtp_layers > a.layers)
+            throw InputError(fmt::format(
+                "{}: 'num_nextn_predict_layers' = {} is more than num_hidden_layers ({})", source,
+                a.mtp_layers, a.layers));
     }
     // Multi-head latent attention.
     a.kv_lora_rank = int_field(j, {"kv_lora_rank"}, source);

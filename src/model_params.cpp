@@ -145,6 +145,26 @@ ParamCounts count_params(const Architecture& a) {
         add(mlp_params(a, false), u(a.decoder_layers));
         c.other += 3 * norm_params(a) * u(a.decoder_layers) + norm_params(a);
     }
+    if (a.mtp_layers > 0) {
+        // Multi-token-prediction layers (GLM-4.5: model.layers.<layers>): a
+        // decoder layer of the last layer's kind, its own embed_tokens and
+        // shared_head.head, eh_proj (2h -> h), enorm, hnorm and shared_head.norm.
+        // In the weights (and the formats' scopes), not in the active path.
+        const u64 n = u(a.mtp_layers);
+        const u64 h = u(a.hidden);
+        const bool moe = a.is_moe() && a.dense_layers < a.layers;
+        const LayerParams mtp_attention = attention_params(a, false);
+        const LayerParams mtp_mlp = mlp_params(a, moe);
+        c.block_linear +=
+            n * (mtp_attention.linear + mtp_mlp.linear + 2 * h * h + 2 * u(a.vocab) * h);
+        c.attention_linear += n * mtp_attention.linear;
+        if (moe) {
+            c.routed_experts += n * u(a.experts) * mlp_linear(a, a.moe_intermediate);
+            if (a.shared_intermediate > 0)
+                c.shared_experts += n * mlp_linear(a, a.shared_intermediate);
+        }
+        c.other += n * (mtp_attention.other + mtp_mlp.other + layer_norms + 3 * norm_params(a));
+    }
     c.other += u(a.extra_params);
     // The vision encoder: weights that no text token passes.
     c.vision_linear = u(a.vision_linear);

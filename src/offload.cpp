@@ -50,12 +50,11 @@ Parts parts_of(const Workload& w, const MemoryEstimate& whole) {
         adapters;
     double experts = 0;
     if (a.is_moe() && a.experts > a.experts_per_token) {
-        // block_linear holds every expert, active_linear the ones a token
-        // routes to: the difference is (experts - k) experts' worth.
+        // Every routed expert's weights (of the MoE layers and of any MTP
+        // layer the checkpoint stores), of which a token routes to k of e.
         const double e = static_cast<double>(a.experts);
         const double k = static_cast<double>(a.experts_per_token);
-        const double unused = static_cast<double>(p.block_linear - p.active_linear);
-        experts = unused * e / (e - k) * per_param;
+        experts = static_cast<double>(p.routed_experts) * per_param;
         r.active_experts = k / e;
     }
     r.expert_layer = experts / layers;

@@ -74,6 +74,12 @@ struct Architecture {
     bool router_bias = false;       // a bias (or score correction) per expert in the router
     bool expert_bias = false;       // the experts' projections carry biases (gpt-oss)
     bool shared_expert_gate = false;  // a sigmoid gate of width 1 on the shared expert (Qwen)
+    // Multi-token-prediction layers the checkpoint stores (GLM-4.5's
+    // num_nextn_predict_layers): each a decoder layer of the last layer's kind
+    // plus its own copies of the embedding and head, the eh_proj that joins
+    // them (2 x hidden to hidden) and three norms. Weights, never a token's
+    // active path (engines run them only to draft tokens).
+    std::int64_t mtp_layers = 0;
     // Multi-head latent attention (DeepSeek V2/V3): the KV cache holds
     // kv_lora_rank + qk_rope_head_dim values per token and layer.
     std::int64_t q_lora_rank = 0;

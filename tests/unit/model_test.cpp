@@ -475,12 +475,57 @@ TEST_CASE("GLM-4.5 style MoE: q/k/v biases without an o_proj bias, q/k norms, a 
     CHECK(a.qk_norm);
     CHECK(a.router_bias);
     CHECK(a.dense_layers == 1);
+    CHECK(a.mtp_layers == 1);
     // embeddings and head 2 x 6400; attention 12288 + q/k/v biases 128 + q/k
     // norms 32 per layer; one dense MLP 24576; one MoE layer: 4 experts and a
-    // shared one of 6144 each, router 256 + 4; norms 2 x 2 x 64 + 64. The
-    // multi-token-prediction layer is not counted.
-    CHECK(count_params(a).total() ==
-          12800 + 2 * (12288 + 128 + 32) + 24576 + 4 * 6144 + 6144 + 260 + 256 + 64);
+    // shared one of 6144 each, router 256 + 4; norms 2 x 2 x 64 + 64.
+    const std::uint64_t body =
+        12800 + 2 * (12288 + 128 + 32) + 24576 + 4 * 6144 + 6144 + 260 + 256 + 64;
+    // The multi-token-prediction layer the checkpoint stores: a MoE layer
+    // (attention 12288 + 160, experts 5 x 6144, router 260, two norms 128),
+    // eh_proj 2 x 64 x 64, its own embedding and head 2 x 6400, three norms 192.
+    const std::uint64_t mtp = 12288 + 160 + 5 * 6144 + 260 + 128 + 8192 + 12800 + 192;
+    const ParamCounts c = count_params(a);
+    CHECK(c.total() == body + mtp);
+    // It is weights, not a token's path: of it only its norms, biases and
+    // router (in `other`, which active() always includes) count as active.
+    Architecture without = a;
+    without.mtp_layers = 0;
+    CHECK(count_params(without).total() == body);
+    CHECK(c.active() == count_params(without).active() + 160 + 260 + 128 + 192);
+    // More MTP layers than layers is a broken file.
+    CHECK_THROWS_WITH(
+        parse_hf_config(R"({"model_type":"glm4_moe","hidden_size":64,"num_hidden_layers":2,)"
+                        R"("num_attention_heads":4,"vocab_size":100,"num_nextn_predict_layers":3})",
+                        "glm-mtp.json"),
+        Catch::Contains("'num_nextn_predict_layers' = 3"));
+}
+
+TEST_CASE("issue 29 presets: GLM-4.5-Air counts the checkpoint's MTP layer, as the Hub does") {
+    const ModelPreset& air = preset("glm-4.5-air");
+    CHECK(air.arch.model_type == "glm4_moe");
+    CHECK(air.arch.dense_layers == 1);
+    CHECK(air.arch.mtp_layers == 1);
+    CHECK(air.arch.qkv_bias);
+    CHECK_FALSE(air.arch.out_bias);
+    CHECK_FALSE(air.arch.qk_norm);
+    const ParamCounts c = count_params(air.arch);
+    // The Hub's safetensors total of zai-org/GLM-4.5-Air, to the parameter.
+    CHECK(c.total() == 110'468'824'832ULL);
+    CHECK(c.total() == air.published_params);
+    // Without the MTP layer the shape is 106,852,251,264 (the model card's
+    // "106B"); about 12B of it active per token, embeddings and head included.
+    Architecture body = air.arch;
+    body.mtp_layers = 0;
+    CHECK(count_params(body).total() == 106'852'251'264ULL);
+    CHECK(c.active() > count_params(body).active());
+    CHECK(c.active() - count_params(body).active() < 1'000'000);  // its norms, router, biases
+    CHECK(static_cast<double>(c.active()) == Approx(13.4e9).epsilon(0.01));
+    CHECK(air.generation == "glm-4.5");
+    const ModelGenerations& g = embedded::model_generations();
+    const ModelGeneration* m = match_generation(g, "GLM-4.5-Air-Q4_K_M.gguf");
+    REQUIRE(m != nullptr);
+    CHECK(m->id == "glm-4.5");
 }
 
 TEST_CASE("generations: every language preset has a release, and names find their generation") {
