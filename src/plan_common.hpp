@@ -3,6 +3,7 @@
 // boxes (box.cpp), the limits (limits.cpp) and the ranking (rank.cpp) share.
 // Private to the rank module.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gpuadvise/rank.hpp"
@@ -21,6 +22,12 @@ const HostPlatform* platform_for(const Gpu& gpu, std::int64_t count, const RankO
 // the score and the reasons.
 void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& options,
                    bool describe, std::optional<Performance> performance);
+
+// The reason line's speed of an image plan (image_reason.cpp): images per
+// second and the seconds per image; frames per second and the streams they
+// hold (video through a vision model); the seconds per clip and the frames
+// per second it makes (video generation). `speed` is the plan's rate().
+std::string image_speed_clause(const Workload& w, const Performance& p, double speed);
 
 // The layouts a plan keeps to say why its own won (the JSON's `layouts`).
 constexpr std::size_t kLayoutsKept = 3;
