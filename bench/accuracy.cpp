@@ -207,6 +207,7 @@ int main(int argc, char** argv) {
     cluster_report(dir);
     fp8_report(dir);
     image_report(dir, presets);
+    video_report(dir, presets);
     pairs_report(dir, presets);
     examples_report(dir, presets);
     summary_report(dir, write_before);

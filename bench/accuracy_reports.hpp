@@ -13,6 +13,7 @@ void history_report();
 void speed_report(const std::string& dir, const Json& models_json,
                   const std::vector<ModelPreset>& presets);
 void image_report(const std::string& dir, const std::vector<ModelPreset>& presets);
+void video_report(const std::string& dir, const std::vector<ModelPreset>& presets);
 void cluster_report(const std::string& dir);
 void fp8_report(const std::string& dir);
 void runtime_report(const std::string& dir, const std::vector<ModelPreset>& presets);

@@ -239,6 +239,10 @@ const std::vector<FieldSpec>& table() {
         {Field::Resolution, "--resolution", "", "resolution", FieldKind::Value, kWorkloadGroup,
          "WxH", "Image size in pixels, e.g. 1024x1024 (a single number is a square)",
          "the model's default (1024 for SDXL and FLUX, 224 for ResNet)", Applies::Image},
+        {Field::Frames, "--frames", "", "frames", FieldKind::Value, kWorkloadGroup, "N",
+         "Video generation: frames of each clip (1 + a multiple of the model's temporal "
+         "compression, e.g. 81 for Wan)",
+         "the model's default (81 for Wan 2.1)", Applies::Diffusion},
         {Field::CpuOffload, "--cpu-offload", "", "cpu_offload", FieldKind::Value, kWorkloadGroup,
          "MODE",
          "diffusers offload: model (one component on the GPU at a time) or sequential (one "

@@ -47,6 +47,11 @@ std::int64_t ImageModel::default_resolution() const {
     return vision ? vision->ref_resolution : 224;
 }
 
+std::uint64_t ImageModel::active_params() const {
+    if (!diffusion) return params;
+    return params - static_cast<std::uint64_t>(diffusion->experts - 1) * diffusion->denoiser_params;
+}
+
 ImageModel image_model_from_json(json::Value value, ImageFamily kind, std::string_view source,
                                  const json::Path* path) {
     json::ObjectReader r(value, source, path);
@@ -102,27 +107,64 @@ ImageModel image_model_from_json(json::Value value, ImageFamily kind, std::strin
             d.text_encoders.push_back(std::move(t));
         }
     }
-    d.vae_params = static_cast<std::uint64_t>(r.number("vae_params", 1, kMaxParams));
+    d.cfg_sequential = r.opt_bool("cfg_sequential").value_or(false);
+    d.experts = r.opt_integer("experts", 1, 64).value_or(1);
+    d.reference_images = r.opt_integer("reference_images", 0, 16).value_or(0);
+    if (const auto v = r.get("video")) {
+        const json::Path vp{path, "video"};
+        json::ObjectReader vr(*v, source, &vp);
+        VideoShape shape;
+        shape.temporal_downsample = vr.integer("temporal_downsample", 1, 64);
+        shape.default_frames = vr.integer("default_frames", 1, 100'000);
+        shape.default_width = vr.integer("default_width", 16, kMaxDim);
+        shape.default_height = vr.integer("default_height", 16, kMaxDim);
+        shape.fps = vr.number("fps", 1, 1000);
+        if ((shape.default_frames - 1) % shape.temporal_downsample != 0)
+            vr.fail("default_frames", "must be 1 + a multiple of temporal_downsample");
+        vr.finish();
+        d.video = shape;
+    }
+    // A video preset may leave its 3D VAE's parameters out where no source
+    // states them: its weights then count as 0 (docs/image-models.md says so).
+    if (d.video)
+        d.vae_params =
+            static_cast<std::uint64_t>(r.opt_number("vae_params", 1, kMaxParams).value_or(0));
+    else
+        d.vae_params = static_cast<std::uint64_t>(r.number("vae_params", 1, kMaxParams));
     d.vae_channels = int_list(r, "vae_channels", 100000);
     if (d.vae_channels.size() < 2) r.fail("vae_channels", "must list at least two levels");
     d.vae_blocks = r.opt_integer("vae_blocks", 1, 64).value_or(3);
     d.vae_upcast = r.opt_bool("vae_upcast").value_or(false);
     d.latent_channels = r.integer("latent_channels", 1, 4096);
     d.downsample = r.integer("downsample", 1, 1024);
-    d.default_resolution = r.integer("default_resolution", 16, kMaxDim);
+    // A video model's default size is its video block's width x height; the
+    // shorter side stands for the VAE's tile.
+    d.default_resolution =
+        d.video ? r.opt_integer("default_resolution", 16, kMaxDim)
+                      .value_or(std::min(d.video->default_width, d.video->default_height))
+                : r.integer("default_resolution", 16, kMaxDim);
     d.default_steps = r.integer("default_steps", 1, 10000);
     d.cfg = r.opt_bool("cfg").value_or(true);
     r.finish();
-    double params = static_cast<double>(d.denoiser_params) + static_cast<double>(d.vae_params);
+    double params = static_cast<double>(d.denoiser_params) * static_cast<double>(d.experts) +
+                    static_cast<double>(d.vae_params);
     for (const TextEncoder& t : d.text_encoders) params += static_cast<double>(t.params);
     m.params = static_cast<std::uint64_t>(params);
     m.diffusion = std::move(d);
     return m;
 }
 
-std::int64_t image_tokens(const DiffusionModel& d, std::int64_t width, std::int64_t height) {
+std::int64_t latent_frames(const DiffusionModel& d, std::int64_t frames) {
+    if (!d.video) return 1;
+    return 1 + std::max<std::int64_t>(frames - 1, 0) / d.video->temporal_downsample;
+}
+
+std::int64_t image_tokens(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                          std::int64_t frames) {
     const std::int64_t step = d.downsample * (d.denoiser == DenoiserKind::Dit ? d.patch : 1);
-    return std::max<std::int64_t>(width / step, 1) * std::max<std::int64_t>(height / step, 1);
+    const std::int64_t spatial =
+        std::max<std::int64_t>(width / step, 1) * std::max<std::int64_t>(height / step, 1);
+    return spatial * latent_frames(d, frames) * (1 + d.reference_images);
 }
 
 std::int64_t text_tokens(const DiffusionModel& d) {
@@ -134,7 +176,8 @@ std::int64_t text_tokens(const DiffusionModel& d) {
     return t;
 }
 
-double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height) {
+double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                      std::int64_t frames) {
     if (d.denoiser == DenoiserKind::Unet)
         return 2.0 * d.unet_gmacs * 1e9 * area_ratio(width, height, d.ref_resolution);
     // A DiT block applies q, k, v and the output projection (4 h^2) and the
@@ -143,7 +186,7 @@ double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t 
     // 12B parameters hold 3.2B of it).
     const double h = static_cast<double>(d.hidden);
     const double blocks = static_cast<double>(d.blocks);
-    const double n = static_cast<double>(image_tokens(d, width, height));
+    const double n = static_cast<double>(image_tokens(d, width, height, frames));
     const double t = static_cast<double>(text_tokens(d));
     const double per_token = blocks * (4.0 + 2.0 * d.mlp_ratio) * h * h;
     if (d.joint_attention) {
@@ -156,9 +199,10 @@ double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t 
            4.0 * blocks * n * t * h;
 }
 
-double attention_score_elements(const DiffusionModel& d, std::int64_t width, std::int64_t height) {
+double attention_score_elements(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                                std::int64_t frames) {
     if (d.denoiser == DenoiserKind::Dit) {
-        const double n = static_cast<double>(image_tokens(d, width, height));
+        const double n = static_cast<double>(image_tokens(d, width, height, frames));
         const double t = static_cast<double>(text_tokens(d));
         const double per_head = d.joint_attention ? (n + t) * (n + t) : n * n + n * t;
         return static_cast<double>(d.blocks) * static_cast<double>(d.heads) * per_head;
@@ -174,7 +218,8 @@ double attention_score_elements(const DiffusionModel& d, std::int64_t width, std
     return e;
 }
 
-double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height) {
+double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                        std::int64_t frames) {
     // The decoder of diffusers' AutoencoderKL: conv_in and a mid block at the
     // latent resolution, then one level per channel entry (coarsest first),
     // each `vae_blocks` resnets of two 3x3 convolutions and an upsampling
@@ -198,7 +243,12 @@ double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_
         }
         if (k + 1 < levels) f += conv3(c, c, pixels * 4.0);
     }
-    return f + conv3(in, 3.0, latent * std::pow(4.0, static_cast<double>(levels - 1)));
+    f += conv3(in, 3.0, latent * std::pow(4.0, static_cast<double>(levels - 1)));
+    // A video VAE decodes every frame of the clip through 3x3x3 causal
+    // convolutions (Wan's CausalConv3d, kernel 3 in time): three times a 2D
+    // decoder's taps per output frame.
+    if (d.video) f *= 3.0 * static_cast<double>(std::max<std::int64_t>(frames, 1));
+    return f;
 }
 
 double vision_flops(const VisionModel& v, std::int64_t width, std::int64_t height) {

@@ -20,7 +20,8 @@ double denoiser_live_elements(const Workload& w, const DiffusionModel& d) {
     if (d.denoiser == DenoiserKind::Dit) {
         // One block's live tensors at the MLP: the residual, the normed input,
         // the MLP's hidden layer and its activation (2 + 2 x ratio widths).
-        const double n = static_cast<double>(image_tokens(d, s.width, s.height));
+        const double n = static_cast<double>(
+            image_tokens(d, s.width, s.height, std::max<std::int64_t>(s.frames, 1)));
         const double l = n + (d.joint_attention ? static_cast<double>(text_tokens(d)) : 0.0);
         double e = l * static_cast<double>(d.hidden) * (2.0 + 2.0 * d.mlp_ratio);
         if (!w.flash_attn)  // eager attention: the score matrix per head (and fp32 softmax)
@@ -60,9 +61,15 @@ void diffusion_components(const Workload& w, const DiffusionModel& d, Components
     const ImageSettings& s = w.image;
     const double act = dtype_bytes(w.precision);
     const double b = static_cast<double>(w.batch);
-    const double samples = b * (d.cfg ? 2.0 : 1.0);
-    const double denoiser = static_cast<double>(d.denoiser_params) *
-                            weight_bytes_per_param(w.quant, w.precision, false);
+    // Guidance batches the conditional and unconditional latents together,
+    // unless the pipeline runs them as two forwards (Wan).
+    const double samples = b * (d.cfg && !d.cfg_sequential ? 2.0 : 1.0);
+    // One denoiser; a mixture of experts (Wan2.2 A14B) keeps every expert
+    // resident unless model offload moves the idle one to the host.
+    const double expert = static_cast<double>(d.denoiser_params) *
+                          weight_bytes_per_param(w.quant, w.precision, false);
+    const double denoiser =
+        expert * (s.offload == CpuOffload::Model ? 1.0 : static_cast<double>(d.experts));
     double encoders = 0, largest_encoder = 0;
     for (const TextEncoder& t : d.text_encoders) {
         encoders += static_cast<double>(t.params) * act;
@@ -76,10 +83,14 @@ void diffusion_components(const Workload& w, const DiffusionModel& d, Components
     // Tiling decodes tiles of the VAE's sample size (the pipeline's default
     // resolution) one image at a time; otherwise the whole batch at once.
     const double side = static_cast<double>(d.default_resolution);
-    const double pixels = s.vae_tiling
-                              ? std::min(static_cast<double>(s.width), side) *
-                                    std::min(static_cast<double>(s.height), side)
-                              : b * static_cast<double>(s.width) * static_cast<double>(s.height);
+    double pixels = s.vae_tiling ? std::min(static_cast<double>(s.width), side) *
+                                       std::min(static_cast<double>(s.height), side)
+                                 : b * static_cast<double>(s.width) * static_cast<double>(s.height);
+    // A causal video VAE decodes latent frame by latent frame with a cache of
+    // the frames before (Wan's vae.py decode loop): the frames one latent
+    // frame unfolds into are at full resolution at once.
+    if (d.video && s.frames > 0)
+        pixels *= static_cast<double>(std::min(s.frames, d.video->temporal_downsample));
     const double decode_act = vae_live_elements(d, pixels) * vae_dtype;
     switch (s.offload) {
         case CpuOffload::None:
@@ -107,7 +118,7 @@ void diffusion_components(const Workload& w, const DiffusionModel& d, Components
             const double blocks = d.denoiser == DenoiserKind::Dit
                                       ? static_cast<double>(d.blocks)
                                       : 2.0 * 3.0 * static_cast<double>(d.unet_channels.size());
-            c.weights = denoiser / blocks;
+            c.weights = expert / blocks;
             c.activations = std::max(denoise_act, decode_act);
             break;
         }

@@ -49,7 +49,10 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
                            const Gpu& gpu, double attainable) {
     const ImageSettings& s = w.image;
     const double b = static_cast<double>(w.batch);
+    // Guidance doubles the forwards, batched or (Wan) one after the other.
     const double samples = b * (d.cfg ? 2.0 : 1.0);
+    // A clip's frames (1 for an image): its latent frames multiply the tokens.
+    const std::int64_t frames = std::max<std::int64_t>(s.frames, 1);
     const double rate = attainable * 1e12 * kDiffusionComputeShare;
     const double bw = gpu.memory_bandwidth_gbps * 1e9 * platform_efficiency(gpu);
     const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
@@ -60,14 +63,15 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
     // Quantized denoisers dequantize their weights in every matmul (the
     // format's time factor of data/quants.json, as for training and prefill).
     const double dequant = w.quant.format ? w.quant.format->dequant_time_factor : 1.0;
-    double step = std::max(samples * denoiser_flops(d, s.width, s.height) / rate * dequant,
-                           denoiser_bytes / bw);
+    const double flops = denoiser_flops(d, s.width, s.height, frames);
+    double step = std::max(samples * flops / rate * dequant, denoiser_bytes / bw);
     // Eager attention materialises every score matrix: fp16 scores written
     // and read by the softmax, its fp32 upcast written and read (diffusers'
     // attention processors upcast the softmax for SD), the fp16
     // probabilities written and read by the product with V: 16 bytes per
     // score element, at the card's bandwidth.
-    if (!w.flash_attn) step += samples * attention_score_elements(d, s.width, s.height) * 16.0 / bw;
+    if (!w.flash_attn)
+        step += samples * attention_score_elements(d, s.width, s.height, frames) * 16.0 / bw;
     double encoders_flops = 0, encoders_bytes = 0;
     for (const TextEncoder& t : d.text_encoders) {
         encoders_flops += 2.0 * static_cast<double>(t.params) * static_cast<double>(t.tokens);
@@ -75,24 +79,33 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
     }
     const double encode =
         std::max((d.cfg ? 2.0 : 1.0) * encoders_flops / rate, encoders_bytes / bw);
-    const double decode = b * vae_decode_flops(d, s.width, s.height) / rate;
+    const double decode = b * vae_decode_flops(d, s.width, s.height, frames) / rate;
     const double vae_bytes = static_cast<double>(d.vae_params) * act;
     double copies = 0;
     const double link = gpu.pcie_gbps().value_or(16.0) * 1e9 * kPageableCopyShare;
     if (!gpu.shares_host_memory()) {
+        // Model offload moves each component in once (every expert of a
+        // mixture: Wan2.2 swaps them at the boundary step).
         if (s.offload == CpuOffload::Model)
-            copies = (encoders_bytes + denoiser_bytes + vae_bytes) / link;
+            copies =
+                (encoders_bytes + denoiser_bytes * static_cast<double>(d.experts) + vae_bytes) /
+                link;
         else if (s.offload == CpuOffload::Sequential)
             copies =
                 (encoders_bytes + vae_bytes + static_cast<double>(s.steps) * denoiser_bytes) / link;
     }
     const double batch_seconds = encode + static_cast<double>(s.steps) * step + decode + copies;
     perf.denoise_step_seconds = step;
-    perf.seconds_per_image = batch_seconds / b;
-    perf.images_per_s = b * static_cast<double>(w.gpus) / batch_seconds;
-    perf.bound = samples * denoiser_flops(d, s.width, s.height) / rate >= denoiser_bytes / bw
-                     ? Bound::Compute
-                     : Bound::Memory;
+    if (w.generates_video()) {
+        // A clip: its seconds, and the video frames the plan's GPUs make a second.
+        perf.seconds_per_clip = batch_seconds / b;
+        perf.video_frames_per_s =
+            b * static_cast<double>(s.frames) * static_cast<double>(w.gpus) / batch_seconds;
+    } else {
+        perf.seconds_per_image = batch_seconds / b;
+        perf.images_per_s = b * static_cast<double>(w.gpus) / batch_seconds;
+    }
+    perf.bound = samples * flops / rate >= denoiser_bytes / bw ? Bound::Compute : Bound::Memory;
 }
 
 // Vision backbones: the slower of FLOPs at a share of the attainable rate and the
@@ -154,7 +167,8 @@ void image_performance(Performance& perf, const Workload& w, const Gpu& gpu,
             error_bands().find(BandQuantity::Images, kImageFamilies.name(m.family)))
         perf.images_band = std::pair{band->low, band->high};
     for (auto* v : {&perf.images_per_s, &perf.seconds_per_image, &perf.denoise_step_seconds,
-                    &perf.streams_max, &perf.step_seconds, &perf.micro_step_seconds})
+                    &perf.streams_max, &perf.step_seconds, &perf.micro_step_seconds,
+                    &perf.seconds_per_clip, &perf.video_frames_per_s})
         if (*v && !std::isfinite(**v)) v->reset();
 }
 

@@ -20,11 +20,12 @@ namespace {
 // every time divided by it.
 void scale_rates(Performance& p, double f) {
     for (auto* v : {&p.decode_tokens_per_s, &p.prefill_tokens_per_s, &p.train_tokens_per_s,
-                    &p.images_per_s, &p.streams_max, &p.mfu})
+                    &p.images_per_s, &p.streams_max, &p.mfu, &p.video_frames_per_s})
         if (*v) **v *= f;
-    for (auto* v : {&p.step_seconds, &p.micro_step_seconds, &p.time_to_first_token_s,
-                    &p.seconds_per_image, &p.denoise_step_seconds, &p.job_hours, &p.gpu_hours,
-                    &p.job_cost_usd, &p.energy_kwh, &p.usd_per_million_tokens})
+    for (auto* v :
+         {&p.step_seconds, &p.micro_step_seconds, &p.time_to_first_token_s, &p.seconds_per_image,
+          &p.denoise_step_seconds, &p.seconds_per_clip, &p.job_hours, &p.gpu_hours, &p.job_cost_usd,
+          &p.energy_kwh, &p.usd_per_million_tokens})
         if (*v) **v /= f;
     p.paging_seconds /= f;
 }

@@ -306,23 +306,12 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         std::string why = fmt::format("fits with {} headroom",
                                       format_gib(static_cast<std::uint64_t>(rec.headroom_bytes)));
         if (count > 1) why += fmt::format(" on {} GPUs ({})", count, to_string(rec.strategy));
-        const bool video = w.image.streams > 0;
-        const char* unit = w.is_fixed()   ? "GB/s"
-                           : video        ? "frames/s"
-                           : w.is_image() ? "img/s"
-                                          : "tok/s";
-        // Video: frames per second and the streams they hold at the stream's
-        // frame rate. Images come at a few per second or fewer: three
-        // significant digits, and the seconds per image a user waits.
-        if (speed > 0 && video)
-            why += fmt::format("; ~{:.0f} {}, {:.0f} whole streams at {:g} fps", speed, unit,
-                               std::floor(rec.performance.streams_max.value_or(0.0)), w.image.fps);
-        else if (speed > 0 && w.is_image())
-            why += speed >= 100
-                       ? fmt::format("; ~{:.0f} {} ({:.2g} s per image)", speed, unit,
-                                     rec.performance.seconds_per_image.value_or(1.0 / speed))
-                       : fmt::format("; ~{:.3g} {} ({:.3g} s per image)", speed, unit,
-                                     rec.performance.seconds_per_image.value_or(1.0 / speed));
+        const char* unit = w.is_fixed()                                 ? "GB/s"
+                           : w.generates_video() || w.image.streams > 0 ? "frames/s"
+                           : w.is_image()                               ? "img/s"
+                                                                        : "tok/s";
+        if (speed > 0 && w.is_image())
+            why += image_speed_clause(w, rec.performance, speed);
         else if (speed > 0)
             why += fmt::format("; ~{:.0f} {}", speed, unit);
         // Training at scale: the MFU the speed stands for, so a cluster of
@@ -345,7 +334,8 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                 why += fmt::format(
                     ", {} {} per $",
                     format_count(static_cast<std::uint64_t>(std::llround(speed * 3600.0 / hourly))),
-                    w.is_image()          ? "images"
+                    w.generates_video()   ? "video frames"
+                    : w.is_image()        ? "images"
                     : w.image.streams > 0 ? "frames"
                                           : "tokens");
         } else if (options.rank_by == RankBy::Value && rec.total_usd > 0 && per_k > 0)

@@ -1,8 +1,10 @@
 #pragma once
 // What one plan (plan.cpp), the layout search (layout_search.cpp), mixed
-// boxes (box.cpp), where a plan stands (plan_standing.cpp), the limits (limits.cpp) and the ranking
+// boxes (box.cpp), where a plan stands (plan_standing.cpp), an image plan's
+// reason (image_reason.cpp), the limits (limits.cpp) and the ranking
 // (rank.cpp) share. Private to the rank module.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gpuadvise/rank.hpp"
@@ -34,6 +36,12 @@ bool host_unpriced(const Recommendation& rec, const RankOptions& options);
 // Ranked, unknown (and why), late or a miss; an unranked plan's score is 0.
 void set_standing(Recommendation& rec, const Workload& w, const RankOptions& options, double speed,
                   double watts, bool late);
+
+// The reason line's speed of an image plan (image_reason.cpp): images per
+// second and the seconds per image; frames per second and the streams they
+// hold (video through a vision model); the seconds per clip and the frames
+// per second it makes (video generation). `speed` is the plan's rate().
+std::string image_speed_clause(const Workload& w, const Performance& p, double speed);
 
 // The layouts a plan keeps to say why its own won (the JSON's `layouts`).
 constexpr std::size_t kLayoutsKept = 3;

@@ -167,7 +167,7 @@ std::string models_json(const std::vector<ModelPreset>& presets) {
         j.field("id", p.id).field("name", p.name).field("hf_repo", p.hf_repo);
         j.field("kind", p.image ? kImageFamilies.name(p.image->family) : "language");
         j.field("params", total)
-            .field("active_params", p.image ? total : c.active())
+            .field("active_params", p.image ? p.image->active_params() : c.active())
             .field("published_params", p.published_params);
         j.field("source", p.source);
         j.end_object();
@@ -288,15 +288,22 @@ Table models_table(const std::vector<ModelPreset>& presets) {
     for (const auto& p : presets) {
         if (p.image) {
             const ImageModel& m = *p.image;
-            const std::string shape = m.diffusion
-                                          ? fmt::format("{} {} + text encoders + VAE, {} px",
-                                                        kDenoiserKinds.name(m.diffusion->denoiser),
-                                                        format_count(m.diffusion->denoiser_params),
-                                                        m.diffusion->default_resolution)
-                                          : fmt::format("vision, {:g} GMACs at {} px",
-                                                        m.vision->gmacs, m.vision->ref_resolution);
+            const DiffusionModel* d = m.diffusion ? &*m.diffusion : nullptr;
+            std::string shape =
+                d ? fmt::format("{} {}{} + text encoders + VAE, {} px",
+                                kDenoiserKinds.name(d->denoiser),
+                                d->experts > 1 ? fmt::format("{} x ", d->experts) : "",
+                                format_count(d->denoiser_params), d->default_resolution)
+                  : fmt::format("vision, {:g} GMACs at {} px", m.vision->gmacs,
+                                m.vision->ref_resolution);
+            if (d && d->video)
+                shape = fmt::format("{} {}{} + text encoders + 3D VAE, {}x{}, {} frames",
+                                    kDenoiserKinds.name(d->denoiser),
+                                    d->experts > 1 ? fmt::format("{} x ", d->experts) : "",
+                                    format_count(d->denoiser_params), d->video->default_width,
+                                    d->video->default_height, d->video->default_frames);
             t.rows.push_back(
-                {p.id, p.name, std::to_string(m.params), std::to_string(m.params), shape});
+                {p.id, p.name, std::to_string(m.params), std::to_string(m.active_params()), shape});
             continue;
         }
         const ParamCounts c = count_params(p.arch);

@@ -47,6 +47,17 @@ void write_image_workload(json::Writer& j, const Workload& w) {
     j.field("width", s.width);
     j.field("height", s.height);
     j.field("steps", diffusion ? std::optional<std::int64_t>(s.steps) : std::nullopt);
+    // Video generation (added in 0.5.0): the clip's frames, its latent frames
+    // and the tokens the denoiser attends over; null for images.
+    const bool clip = w.generates_video();
+    const DiffusionModel* d = diffusion ? &*w.model.image->diffusion : nullptr;
+    j.field("frames", clip ? std::optional<std::int64_t>(s.frames) : std::nullopt);
+    j.field("latent_frames",
+            clip ? std::optional<std::int64_t>(latent_frames(*d, s.frames)) : std::nullopt);
+    j.field("video_tokens",
+            clip ? std::optional<std::int64_t>(image_tokens(*d, s.width, s.height, s.frames))
+                 : std::nullopt);
+    j.field("video_fps", clip ? std::optional<double>(d->video->fps) : std::nullopt);
     j.field("cpu_offload", kCpuOffloads.name(s.offload));
     j.field("vae_tiling", s.vae_tiling);
     j.field("streams", s.streams);
@@ -241,6 +252,8 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("seconds_per_image", rounded_rate(p.seconds_per_image));
     j.field("denoise_step_seconds", rounded_rate(p.denoise_step_seconds));
     j.field("streams_max", rounded_rate(p.streams_max));
+    j.field("seconds_per_clip", rounded_rate(p.seconds_per_clip));
+    j.field("video_frames_per_s", rounded_rate(p.video_frames_per_s));
     // Each rate's [low, high] from its phase's band; null when either is absent.
     const auto range = [&](std::string_view key, const std::optional<double>& v,
                            const std::optional<std::pair<double, double>>& band, bool inverse) {

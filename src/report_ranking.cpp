@@ -72,10 +72,11 @@ std::string count_for_people(std::string_view cell) {
 }
 
 std::string_view rate_header(const Workload& w) {
-    return w.image.streams > 0 ? "frames/s"
-           : w.is_image()      ? (w.trains() ? "Train img/s" : "img/s")
-           : w.trains()        ? "Train tok/s"
-                               : "tok/s";
+    return w.generates_video()   ? "Gen frames/s"
+           : w.image.streams > 0 ? "frames/s"
+           : w.is_image()        ? (w.trains() ? "Train img/s" : "img/s")
+           : w.trains()          ? "Train tok/s"
+                                 : "tok/s";
 }
 
 namespace {

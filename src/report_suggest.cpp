@@ -12,7 +12,9 @@ namespace gpuadvise {
 namespace {
 
 std::string_view unit_of(std::string_view metric) {
-    return metric == "images_per_s" ? "img/s" : "tok/s";
+    return metric == "images_per_s"         ? "img/s"
+           : metric == "video_frames_per_s" ? "frames/s"
+                                            : "tok/s";
 }
 
 // "~31 tok/s instead of ~45", "~31 tok/s", or "-" where the model gives no rate.

@@ -122,6 +122,9 @@ Table performance_table(const Performance& p) {
     add(p.streams_max ? "frames" : "images", p.images_per_s,
         p.streams_max ? " frames/s" : " img/s");
     if (!p.streams_max) add("per image", p.seconds_per_image, " s");
+    // Video generation: the clip, and the frames a second that makes.
+    add("per clip", p.seconds_per_clip, " s");
+    add("generation", p.video_frames_per_s, " frames/s");
     add("denoising step", p.denoise_step_seconds, " s");
     add("streams", p.streams_max, " at the frame rate");
     add("step", p.step_seconds, " s");
@@ -174,6 +177,14 @@ std::string image_workload_text(const Workload& w) {
     if (s.streams > 0)
         out += fmt::format("  video      {} streams at {:g} fps, {} encode\n", s.streams, s.fps,
                            kCodecs.name(s.codec));
+    if (w.generates_video()) {
+        const DiffusionModel& d = *im.diffusion;
+        out += fmt::format(
+            "  clip       {} frames ({:.3g} s at {:g} fps), {} latent frames, {} tokens\n",
+            s.frames, static_cast<double>(s.frames) / d.video->fps, d.video->fps,
+            latent_frames(d, s.frames),
+            format_count(static_cast<std::uint64_t>(image_tokens(d, s.width, s.height, s.frames))));
+    }
     if (w.gpus > 1)
         out += fmt::format("  gpus       {} ({})\n", w.gpus,
                            w.trains() ? "ddp" : "one replica per GPU");

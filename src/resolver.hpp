@@ -54,6 +54,7 @@ class Resolver {
     Workload image();
 
     void resolution(const ImageModel& im);
+    void frames(const DiffusionModel& d);
 
     void video();
 

@@ -89,9 +89,10 @@ class Search {
     Search(const SuggestInputs& in, const Workload& w, std::span<const Gpu* const> cards,
            const Recommendation& missed)
         : in_(in), w_(w), cards_(cards.begin(), cards.end()), missed_(missed) {
-        metric_ = w.is_image() ? "images_per_s"
-                  : w.trains() ? "train_tokens_per_s"
-                               : "decode_tokens_per_s";
+        metric_ = w.generates_video() ? "video_frames_per_s"
+                  : w.is_image()      ? "images_per_s"
+                  : w.trains()        ? "train_tokens_per_s"
+                                      : "decode_tokens_per_s";
         if (const auto& g = in.request.get(Field::Gpu)) {
             const std::string name = normalize_name(g->text);
             one_name_ = name != "local" && g->text.find(',') == std::string::npos;
@@ -208,6 +209,7 @@ class Search {
 
     std::optional<double> rate(const Performance& p) const {
         std::optional<double> v = metric_ == "images_per_s"         ? p.images_per_s
+                                  : metric_ == "video_frames_per_s" ? p.video_frames_per_s
                                   : metric_ == "train_tokens_per_s" ? p.train_tokens_per_s
                                                                     : p.decode_tokens_per_s;
         if (v && (!std::isfinite(*v) || *v <= 0)) v.reset();

@@ -67,7 +67,9 @@ Workload Resolver::image() {
     } else {
         const bool unet = diffusion && im.diffusion->denoiser == DenoiserKind::Unet;
         w_.precision = unet ? Precision::Fp16 : Precision::Bf16;
+        const bool clips = diffusion && im.diffusion->video.has_value();
         assume(unet        ? "precision=fp16 (diffusers loads UNet pipelines in torch.float16)"
+               : clips     ? "precision=bf16 (the dtype the video DiTs' pipelines run in)"
                : diffusion ? "precision=bf16 (the dtype FLUX and SD3 checkpoints ship in)"
                            : "precision=bf16 (16-bit autocast, as vision benchmarks run)");
     }
@@ -104,14 +106,17 @@ Workload Resolver::image() {
     video();
     // Video batches one frame of every stream (DeepStream's nvstreammux).
     const std::int64_t default_batch = training ? 256 : std::max<std::int64_t>(w_.image.streams, 1);
+    const bool clip = diffusion && im.diffusion->video.has_value();
     w_.batch = r_.has(Field::Batch) ? positive(Field::Batch, kMaxBatch) : default_batch;
     if (!r_.has(Field::Batch))
         assume(training ? "batch=256 images per GPU (NVIDIA DeepLearningExamples' default)"
                : default_batch > 1
                    ? fmt::format("batch={} (one frame of every stream)", default_batch)
-                   : "batch=1 image");
+               : clip ? "batch=1 clip"
+                      : "batch=1 image");
     resolution(im);
     ImageSettings& s = w_.image;
+    if (diffusion) frames(*im.diffusion);
     if (diffusion) {
         s.steps =
             r_.has(Field::Steps) ? positive(Field::Steps, 10'000) : im.diffusion->default_steps;
@@ -139,6 +144,12 @@ void Resolver::resolution(const ImageModel& im) {
     ImageSettings& s = w_.image;
     const Arg a = arg(Field::Resolution);
     if (!a) {
+        if (im.diffusion && im.diffusion->video) {
+            s.width = im.diffusion->video->default_width;
+            s.height = im.diffusion->video->default_height;
+            assume(fmt::format("resolution={}x{} (the model's default)", s.width, s.height));
+            return;
+        }
         s.width = s.height = im.default_resolution();
         assume(fmt::format("resolution={0}x{0} (the model's default)", s.width));
         return;
@@ -163,6 +174,39 @@ void Resolver::resolution(const ImageModel& im) {
             "{} {}: {} needs both sides to be multiples of {} pixels (e.g. {}x{})", a.from(),
             quote(text), w_.model.name, step, std::max<std::int64_t>(step, s.width / step * step),
             std::max<std::int64_t>(step, s.height / step * step)));
+}
+
+// Video generation: the clip's frames, 1 + a multiple of the VAE's temporal
+// compression (Wan's generate.py asserts 4n+1; LTX-Video pads to 8n+1).
+void Resolver::frames(const DiffusionModel& d) {
+    ImageSettings& s = w_.image;
+    const Arg a = arg(Field::Frames);
+    if (!d.video) {
+        if (a)
+            throw InputError(fmt::format(
+                "{} applies to video generation models such as wan2.1-t2v-1.3b; {} makes images",
+                a.from(), w_.model.name));
+        return;
+    }
+    if (s.streams > 0)
+        throw InputError(fmt::format(
+            "--streams sizes a vision model on video streams; {} generates clips: give --frames",
+            w_.model.name));
+    const std::int64_t step = d.video->temporal_downsample;
+    if (!a) {
+        s.frames = d.video->default_frames;
+        assume(fmt::format("frames={} (the model's default, {:.3g} s at {:g} fps)", s.frames,
+                           static_cast<double>(s.frames) / d.video->fps, d.video->fps));
+        return;
+    }
+    s.frames = positive(Field::Frames, 100'000);
+    if ((s.frames - 1) % step != 0) {
+        const std::int64_t below = 1 + (s.frames - 1) / step * step;
+        throw InputError(fmt::format(
+            "{} {}: {} takes 1 + a multiple of {} frames (its VAE keeps the first frame and "
+            "compresses every {} after it into one latent frame), e.g. {} or {}",
+            a.from(), s.frames, w_.model.name, step, step, below, below + step));
+    }
 }
 
 void Resolver::video() {

@@ -71,6 +71,7 @@ enum class Field : std::uint8_t {
     Estimator,
     // image generation, vision and video
     Resolution,
+    Frames,
     CpuOffload,
     VaeTiling,
     Streams,

@@ -40,6 +40,18 @@ struct TextEncoder {
     std::int64_t tokens = 0;  // the pipeline's default prompt length for this encoder
 };
 
+// A video diffusion model's clip (the `video` object of a preset's `image`):
+// its causal 3D VAE keeps the first frame and compresses every following
+// `temporal_downsample` frames into one latent frame, so N frames are
+// 1 + (N - 1) / temporal_downsample latent frames (Wan, HunyuanVideo,
+// CogVideoX, LTX-Video); N must be 1 + a multiple of it.
+struct VideoShape {
+    std::int64_t temporal_downsample = 4;
+    std::int64_t default_frames = 1;
+    std::int64_t default_width = 0, default_height = 0;
+    double fps = 16;  // the frame rate its clips are written at
+};
+
 struct DiffusionModel {
     DenoiserKind denoiser = DenoiserKind::Unet;
     std::uint64_t denoiser_params = 0;
@@ -67,6 +79,17 @@ struct DiffusionModel {
     std::int64_t latent_channels = 4, downsample = 8;
     std::int64_t default_resolution = 512, default_steps = 50;
     bool cfg = true;  // classifier-free guidance runs the denoiser on 2 x batch latents
+    // Guidance as two forwards of one batch each (Wan's generate.py and
+    // diffusers' WanPipeline): the same FLOPs, half the live activations.
+    bool cfg_sequential = false;
+    // Denoisers of which one runs per step (Wan2.2 A14B: a high-noise and a
+    // low-noise expert of `denoiser_params` each); all are resident unless
+    // --cpu-offload moves the idle ones out.
+    std::int64_t experts = 1;
+    // Images whose latents join the sequence as context (FLUX.1 Kontext's
+    // input image, taken at the output's size).
+    std::int64_t reference_images = 0;
+    std::optional<VideoShape> video;  // a video generation model
 };
 
 struct VisionModel {
@@ -85,24 +108,36 @@ struct ImageModel {
     std::optional<DiffusionModel> diffusion;
     std::optional<VisionModel> vision;
     std::int64_t default_resolution() const;
+    // What one denoising step runs: every expert but one of a mixture left out.
+    std::uint64_t active_params() const;
 };
 
 // The `image` object of a preset; `kind` is the preset's "kind".
 ImageModel image_model_from_json(json::Value value, ImageFamily kind, std::string_view source,
                                  const json::Path* path);
 
+// Latent frames of a clip of `frames` frames: 1 + (frames - 1) /
+// temporal_downsample for a video model, 1 for an image model.
+std::int64_t latent_frames(const DiffusionModel& d, std::int64_t frames);
+
 // Tokens the denoiser attends over for one latent of `width` x `height`
-// pixels (the latent's patches), and the text tokens of its prompt.
-std::int64_t image_tokens(const DiffusionModel& d, std::int64_t width, std::int64_t height);
+// pixels (the latent's patches; of every latent frame of a clip of `frames`
+// frames, and of any reference images), and the text tokens of its prompt.
+std::int64_t image_tokens(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                          std::int64_t frames = 1);
 std::int64_t text_tokens(const DiffusionModel& d);
 
 // Elements of the attention score matrices of one denoiser forward of one
 // latent (every head of every self-attention layer): what eager attention
 // writes and reads that fused attention does not.
-double attention_score_elements(const DiffusionModel& d, std::int64_t width, std::int64_t height);
-// FLOPs of one denoiser forward of one latent; of one VAE decode of one image.
-double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height);
-double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height);
+double attention_score_elements(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                                std::int64_t frames = 1);
+// FLOPs of one denoiser forward of one latent; of one VAE decode of one image
+// (of every frame of a clip, through 3x3x3 convolutions, for video).
+double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                      std::int64_t frames = 1);
+double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                        std::int64_t frames = 1);
 // FLOPs and activation elements of one image through a vision backbone.
 double vision_flops(const VisionModel& v, std::int64_t width, std::int64_t height);
 double vision_activations(const VisionModel& v, std::int64_t width, std::int64_t height);

@@ -115,13 +115,23 @@ struct Performance {
     std::optional<double> seconds_per_image;
     std::optional<double> denoise_step_seconds;
     std::optional<double> streams_max;
+    // Video generation (--frames): one GPU's seconds per clip at the batch,
+    // and the clips' frames per second over the plan's GPUs (images_per_s
+    // and seconds_per_image stay null).
+    std::optional<double> seconds_per_clip;
+    std::optional<double> video_frames_per_s;
     std::optional<std::pair<double, double>> images_band;
     // The user's calibration that scaled these rates (gpuadvise calibrate).
     std::optional<CalibrationMatch> calibrated_from;
     // The headline rate used for ranking: decode tokens/s or training tokens/s.
     std::optional<double> tokens_per_s() const;
-    // What ranking compares: images/s for image workloads, else tokens/s.
-    std::optional<double> rate() const { return images_per_s ? images_per_s : tokens_per_s(); }
+    // What ranking compares: images/s for image workloads, generated video
+    // frames/s for video generation, else tokens/s.
+    std::optional<double> rate() const {
+        return images_per_s         ? images_per_s
+               : video_frames_per_s ? video_frames_per_s
+                                    : tokens_per_s();
+    }
 };
 
 // Share of the CUDA-calibrated efficiency a software platform reaches: Metal

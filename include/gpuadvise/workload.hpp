@@ -317,6 +317,8 @@ struct Model {
 struct ImageSettings {
     std::int64_t width = 0, height = 0;
     std::int64_t steps = 0;  // denoising steps per image (diffusion)
+    // Video generation: the frames of each clip (0: an image, not a clip).
+    std::int64_t frames = 0;
     CpuOffload offload = CpuOffload::None;
     bool vae_tiling = false;
     std::int64_t streams = 0;  // video: concurrent streams (0: not a video workload)
@@ -409,6 +411,8 @@ struct Workload {
     bool is_fixed() const { return fixed_bytes.has_value(); }
     bool is_image() const { return model.image != nullptr; }
     bool is_diffusion() const { return model.image && model.image->diffusion; }
+    // A video diffusion model's clips (--frames): seconds per clip, not images.
+    bool generates_video() const { return is_diffusion() && image.frames > 0; }
     // A language model, modelled (not a task floor, not an image model).
     bool is_language() const { return !is_fixed() && !is_image(); }
     bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }

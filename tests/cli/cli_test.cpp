@@ -233,6 +233,32 @@ TEST_CASE("task presets rank with the document's constraints and carry a build s
     CHECK_THAT(bad.err, Catch::Contains("--seq applies to language models"));
 }
 
+TEST_CASE("video generation ranks cards by the clip's frames per second") {
+    const auto r = gpuadvise(
+        {"--model", "wan2.1-t2v-14b", "--frames", "81", "--resolution", "832x480", "--top", "5"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("Gen frames/s") && Catch::Contains("s per 81-frame clip") &&
+                          Catch::Contains("21 latent frames"));
+    CHECK_THAT(r.out, !Catch::Contains("img/s"));
+    // A 24 GB card holds the 1.3B model's 480p clip.
+    const auto small = gpuadvise({"check", "--gpu", "rtx-4090", "--model", "wan2.1-t2v-1.3b",
+                                  "--frames", "81", "--resolution", "832x480"});
+    CHECK(small.exit_code == 0);
+    const auto json =
+        gpuadvise({"estimate", "--model", "wan2.1-t2v-1.3b", "--gpu", "rtx-4090", "--json"});
+    CHECK(json.exit_code == 0);
+    const auto j = nlohmann::json::parse(json.out);
+    CHECK(j["workload"]["frames"] == 81);
+    CHECK(j["workload"]["latent_frames"] == 21);
+    CHECK(j["workload"]["video_tokens"] == 21 * 52 * 30);
+    CHECK(j["plan"]["performance"]["images_per_s"].is_null());
+    CHECK(j["plan"]["performance"]["seconds_per_clip"].get<double>() > 0);
+    const auto bad = gpuadvise({"--model", "wan2.1-t2v-1.3b", "--frames", "80"});
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("1 + a multiple of 4"));
+    CHECK(gpuadvise({"--model", "sdxl", "--frames", "81"}).exit_code == 2);
+}
+
 TEST_CASE("every command speaks table, json, csv and markdown") {
     const auto csv = gpuadvise({"--model", "8B", "--format", "csv", "--top", "3"});
     CHECK(csv.exit_code == 0);

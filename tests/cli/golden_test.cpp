@@ -73,6 +73,10 @@ const std::vector<Golden>& goldens() {
         {"fit-4090", {"fit", "--gpu", "rtx-4090", "--top", "10"}},
         {"estimate-layout-70b-64gpus", kPretrain},
         {"recommend-sdxl", {"--model", "sdxl", "--resolution", "1024x1024", "--top", "5"}},
+        // Video generation: seconds per clip and generated frames per second.
+        {"estimate-wan-1.3b-4090",
+         {"estimate", "--model", "wan2.1-t2v-1.3b", "--frames", "81", "--resolution", "832x480",
+          "--gpu", "rtx-4090"}},
         {"calibrate-lora-4090",
          {"calibrate", "--model", "llama-3.1-8b", "--method", "lora", "--gpu", "rtx-4090",
           "--measured-memory", "18GiB", "--measured-speed", "1.5s/step", "--calibration",
@@ -229,7 +233,7 @@ bool register_all(std::index_sequence<I...>) {
 }
 
 // The table's size, checked below against goldens().
-constexpr std::size_t kGoldens = 36;
+constexpr std::size_t kGoldens = 37;
 const bool registered = register_all(std::make_index_sequence<kGoldens>{});
 
 }  // namespace

@@ -103,6 +103,8 @@ const std::vector<Args> kWorkloads{
     {"--model", "70B", "--gpus", "4", "--parallel", "pp"},
     {"--task", "sdxl"},
     {"--task", "video"},
+    {"--model", "wan2.1-t2v-14b", "--frames", "81", "--resolution", "832x480"},
+    {"--model", "wan2.2-t2v-a14b", "--cpu-offload", "model"},
     {"--task", "qlora-7b"},
     {"--task", "serve-70b"},
     {"--model", "8B", "--tokens", "1B"},
