@@ -1,6 +1,7 @@
 // A plan's limits: the longest context and the largest batch that still fit,
-// found by galloping and bisection over the plan's own verdict; and a serving
-// plan's curve over the batch, found the same way.
+// found by a search over the plan's own verdict that steers by the memory it
+// has to spare (largest_where_guided); and a serving plan's curve over the
+// batch, by doubling and bisection.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -33,21 +34,33 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
         plan.grad_accum_given = true;
         plan.global_batch.reset();
     }
-    const auto fits = [&](const Workload& w) {
+    // The plan's own verdict, and the bytes it has to spare (what the search
+    // steers by: memory grows about linearly in the context and the batch).
+    const auto probe = [&](const Workload& w) {
+        Probe out;
         try {
-            // The plan's own verdict: the card's memory and the host's (an
-            // offloaded cache grows in host memory) and every reject rule.
+            // The card's memory and the host's (an offloaded cache grows in
+            // host memory) and every reject rule.
             const Recommendation r = evaluate_box(w, cards, o, false);
-            for (const Placement& p : r.placement)
-                if (p.bytes > p.usable_bytes) return false;
-            return r.fits;
+            double slack = static_cast<double>(r.headroom_bytes);
+            bool held = true;
+            for (const Placement& p : r.placement) {
+                slack = std::min(
+                    slack, static_cast<double>(p.usable_bytes) - static_cast<double>(p.bytes));
+                held = held && p.bytes <= p.usable_bytes;
+            }
+            out.ok = held && r.fits;
+            // A plan refused with memory to spare was refused by a rule: its
+            // slack says nothing about where memory runs out.
+            if (out.ok || slack < 0) out.slack = slack;
         } catch (const InputError&) {
-            return false;  // beyond the estimate's bound: certainly not a fit
+            out.ok = false;  // beyond the estimate's bound: certainly not a fit
         }
+        return out;
     };
-    // The largest n in [low, high] with ok(n), or 0 when ok(low) fails.
-    const auto largest = [](std::int64_t low, std::int64_t high, const auto& ok) {
-        return largest_where(low, high, ok).value_or(0);
+    // The largest n in [low, high] whose probe fits, or 0 when low does not.
+    const auto largest = [](std::int64_t low, std::int64_t high, const auto& probe_n) {
+        return largest_where_guided(low, high, probe_n).value_or(0);
     };
     const std::int64_t trained = base.model.arch.max_position;
     const std::int64_t cap = trained > 0 ? trained : kMaxLimitTokens;
@@ -67,7 +80,7 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     };
     const std::int64_t floor = base.trains() ? 1 : base.gen + 1;
     out.max_context_tokens =
-        largest(floor, cap, [&](std::int64_t ctx) { return fits(with_context(ctx)); });
+        largest(floor, cap, [&](std::int64_t ctx) { return probe(with_context(ctx)); });
     if (const std::int64_t chunks = 2 * plan.layout_request.cp.value_or(1);
         base.trains() && chunks > 2 && out.max_context_tokens >= chunks)
         out.max_context_tokens -= out.max_context_tokens % chunks;
@@ -77,7 +90,7 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     out.max_batch = largest(1, kMaxLimitBatch, [&](std::int64_t b) {
         Workload w = plan;
         w.batch = b;
-        return fits(w);
+        return probe(w);
     });
     return out;
 }
