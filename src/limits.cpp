@@ -37,7 +37,7 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     // The plan's own verdict, and the bytes it has to spare (what the search
     // steers by: memory grows about linearly in the context and the batch).
     const auto probe = [&](const Workload& w) {
-        Probe out;
+        Probe verdict;
         try {
             // The card's memory and the host's (an offloaded cache grows in
             // host memory) and every reject rule.
@@ -49,14 +49,14 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
                     slack, static_cast<double>(p.usable_bytes) - static_cast<double>(p.bytes));
                 held = held && p.bytes <= p.usable_bytes;
             }
-            out.ok = held && r.fits;
+            verdict.ok = held && r.fits;
             // A plan refused with memory to spare was refused by a rule: its
             // slack says nothing about where memory runs out.
-            if (out.ok || slack < 0) out.slack = slack;
+            if (verdict.ok || slack < 0) verdict.slack = slack;
         } catch (const InputError&) {
-            out.ok = false;  // beyond the estimate's bound: certainly not a fit
+            verdict.ok = false;  // beyond the estimate's bound: certainly not a fit
         }
-        return out;
+        return verdict;
     };
     // The largest n in [low, high] whose probe fits, or 0 when low does not.
     const auto largest = [](std::int64_t low, std::int64_t high, const auto& probe_n) {
