@@ -297,6 +297,19 @@ BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
     return f;
 }
 
+std::optional<ResolvedRow> resolve_row(const RowRequest& q, const std::vector<ModelPreset>& presets,
+                                       const std::string& gpu, std::string& why) {
+    try {
+        ResolvedRow out;
+        out.workload = resolve_workload(q.fields, q.inputs, presets);
+        out.gpu = &resolve_gpu(embedded::catalog(), gpu);
+        return out;
+    } catch (const InputError& e) {
+        why = e.what();
+        return std::nullopt;
+    }
+}
+
 std::string band_cells(const BandFit& f) {
     const auto width = [](double low, double high) { return low > 0 ? high / low : 0.0; };
     return fmt::format(

@@ -183,6 +183,14 @@ const Harness& harness_of(const Row& r);
 Replay replay_request(const Row& r, const Json& models_json,
                       const std::vector<ModelPreset>& presets);
 
+// A row's workload and card, or the InputError that refused them (in `why`).
+struct ResolvedRow {
+    Workload workload;
+    const Gpu* gpu = nullptr;
+};
+std::optional<ResolvedRow> resolve_row(const RowRequest& q, const std::vector<ModelPreset>& presets,
+                                       const std::string& gpu, std::string& why);
+
 double quantile(std::vector<double> v, double q);
 
 std::string pct(double x);

@@ -30,15 +30,14 @@ void image_report(const std::string& dir, const std::vector<ModelPreset>& preset
         if (r.at("notes").find("flash_attn=0") != std::string::npos)
             q.set(Field::FlashAttn, "false");
         if (r.at("num_gpus") != "1") q.set(Field::Gpus, r.at("num_gpus"));
-        const Gpu* gpu = nullptr;
-        Workload w;
-        try {
-            w = resolve_workload(q.fields, q.inputs, presets);
-            gpu = &resolve_gpu(embedded::catalog(), r.at("gpu"));
-        } catch (const InputError& e) {
-            ++skipped[std::string(e.what()).substr(0, 60)];
+        std::string why;
+        const auto resolved = resolve_row(q, presets, r.at("gpu"), why);
+        if (!resolved) {
+            ++skipped[why.substr(0, 60)];
             continue;
         }
+        const Workload& w = resolved->workload;
+        const Gpu* gpu = resolved->gpu;
         const MemoryEstimate mem = estimate(w);
         const Performance p = estimate_performance(w, mem, *gpu);
         const std::string metric = r.at("metric");

@@ -28,15 +28,14 @@ void video_report(const std::string& dir, const std::vector<ModelPreset>& preset
         q.set(Field::Precision, r.at("precision"));
         if (r.at("cpu_offload") != "none") q.set(Field::CpuOffload, r.at("cpu_offload"));
         if (r.at("vae_tiling") == "1") q.set(Field::VaeTiling, "true");
-        const Gpu* gpu = nullptr;
-        Workload w;
-        try {
-            w = resolve_workload(q.fields, q.inputs, presets);
-            gpu = &resolve_gpu(embedded::catalog(), r.at("gpu"));
-        } catch (const InputError& e) {
-            skipped.emplace_back(r.at("id"), e.what());
+        std::string why;
+        const auto resolved = resolve_row(q, presets, r.at("gpu"), why);
+        if (!resolved) {
+            skipped.emplace_back(r.at("id"), why);
             continue;
         }
+        const Workload& w = resolved->workload;
+        const Gpu* gpu = resolved->gpu;
         const MemoryEstimate mem = estimate(w);
         const Performance p = estimate_performance(w, mem, *gpu);
         Out o;
