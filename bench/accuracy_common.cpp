@@ -281,10 +281,11 @@ BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
     std::size_t in = 0;
     for (const double r : all) in += r >= f.low && r <= f.high ? 1 : 0;
     f.coverage = static_cast<double>(in) / static_cast<double>(all.size());
-    f.held_out_coverage = std::max(held_out(0.10), 0.0);
+    const double at_10_90 = held_out(0.10);  // -1 with no source to hold out
+    f.held_out_coverage = std::max(at_10_90, 0.0);
     f.held_tail = 0.10;
     f.held_tail_coverage = f.held_out_coverage;
-    if (held_out(0.10) >= 0)
+    if (at_10_90 >= 0)
         for (int step = static_cast<int>(kBandNarrowestTail * 200.0 + 0.5),
                  last = static_cast<int>(kBandWidestTail * 200.0 + 0.5);
              step >= last; --step) {

@@ -19,6 +19,7 @@ namespace gpuadvise::workload_detail {
 Workload Resolver::image() {
     const ImageModel& im = *w_.model.image;
     const bool diffusion = im.diffusion.has_value();
+    const bool clip = diffusion && im.diffusion->video.has_value();  // video generation
     for (const FieldSpec& s : field_specs()) {
         const auto& v = r_.get(s.field);
         if (!v) continue;
@@ -67,9 +68,8 @@ Workload Resolver::image() {
     } else {
         const bool unet = diffusion && im.diffusion->denoiser == DenoiserKind::Unet;
         w_.precision = unet ? Precision::Fp16 : Precision::Bf16;
-        const bool clips = diffusion && im.diffusion->video.has_value();
         assume(unet        ? "precision=fp16 (diffusers loads UNet pipelines in torch.float16)"
-               : clips     ? "precision=bf16 (the dtype the video DiTs' pipelines run in)"
+               : clip      ? "precision=bf16 (the dtype the video DiTs' pipelines run in)"
                : diffusion ? "precision=bf16 (the dtype FLUX and SD3 checkpoints ship in)"
                            : "precision=bf16 (16-bit autocast, as vision benchmarks run)");
     }
@@ -106,7 +106,6 @@ Workload Resolver::image() {
     video();
     // Video batches one frame of every stream (DeepStream's nvstreammux).
     const std::int64_t default_batch = training ? 256 : std::max<std::int64_t>(w_.image.streams, 1);
-    const bool clip = diffusion && im.diffusion->video.has_value();
     w_.batch = r_.has(Field::Batch) ? positive(Field::Batch, kMaxBatch) : default_batch;
     if (!r_.has(Field::Batch))
         assume(training ? "batch=256 images per GPU (NVIDIA DeepLearningExamples' default)"
