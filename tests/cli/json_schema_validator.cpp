@@ -1,5 +1,6 @@
 #include "json_schema_validator.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <stdexcept>
@@ -108,8 +109,15 @@ bool is_non_negative_integer(const json& v) {
 
 }  // namespace
 
-JsonSchemaValidator::JsonSchemaValidator(json schema) : root_(std::move(schema)) {
-    check_schema(root_, "", 0);
+JsonSchemaValidator::JsonSchemaValidator(json schema)
+    : root_(std::make_shared<const json>(std::move(schema))) {
+    check_schema(*root_, "", 0);
+}
+
+std::string JsonSchemaValidator::Path::str() const {
+    if (root) return "";
+    const std::string up = parent != nullptr ? parent->str() : "";
+    return key != nullptr ? child_path(up, *key) : child_path(up, index);
 }
 
 const json& JsonSchemaValidator::resolve(const std::string& ref, const std::string& where) const {
@@ -117,8 +125,8 @@ const json& JsonSchemaValidator::resolve(const std::string& ref, const std::stri
         bad_schema(where, "$ref '" + ref + "' is not a local reference (#/...)");
     try {
         const json::json_pointer pointer(ref.substr(1));
-        if (!root_.contains(pointer)) bad_schema(where, "$ref '" + ref + "' does not resolve");
-        return root_.at(pointer);
+        if (!root_->contains(pointer)) bad_schema(where, "$ref '" + ref + "' does not resolve");
+        return root_->at(pointer);
     } catch (const json::exception& e) {
         bad_schema(where, "$ref '" + ref + "' is not a JSON pointer (" + e.what() + ")");
     }
@@ -129,7 +137,23 @@ void JsonSchemaValidator::check_schema(const json& s, const std::string& where, 
     if (s.is_boolean()) return;
     if (!s.is_object())
         bad_schema(where, "a schema must be an object or a boolean, not " + type_of(s));
+    Keywords& k = keywords_[&s];
+    const std::map<std::string, const json**> slots{{"type", &k.type},
+                                                    {"const", &k.constant},
+                                                    {"enum", &k.enumeration},
+                                                    {"minimum", &k.minimum},
+                                                    {"minLength", &k.min_length},
+                                                    {"pattern", &k.pattern},
+                                                    {"minItems", &k.min_items},
+                                                    {"maxItems", &k.max_items},
+                                                    {"items", &k.items},
+                                                    {"required", &k.required},
+                                                    {"properties", &k.properties},
+                                                    {"additionalProperties", &k.additional},
+                                                    {"oneOf", &k.one_of},
+                                                    {"anyOf", &k.any_of}};
     for (const auto& [key, value] : s.items()) {
+        if (const auto slot = slots.find(key); slot != slots.end()) *slot->second = &value;
         const std::string at = child_path(where, key);
         if (!supported_keywords().count(key))
             bad_schema(at, "keyword '" + key + "' is not supported by this validator");
@@ -161,14 +185,17 @@ void JsonSchemaValidator::check_schema(const json& s, const std::string& where, 
         } else if (key == "pattern") {
             if (!value.is_string()) bad_schema(at, "must be a string");
             try {
-                patterns_.emplace(value.get<std::string>(),
-                                  std::regex(value.get<std::string>(), std::regex::ECMAScript));
+                k.pattern_re =
+                    &patterns_
+                         .emplace(value.get<std::string>(),
+                                  std::regex(value.get<std::string>(), std::regex::ECMAScript))
+                         .first->second;
             } catch (const std::regex_error& e) {
                 bad_schema(at, "is not a valid regular expression (" + std::string(e.what()) + ")");
             }
         } else if (key == "$ref") {
             if (!value.is_string()) bad_schema(at, "must be a string");
-            resolve(value.get<std::string>(), at);
+            k.ref = &resolve(value.get<std::string>(), at);
         } else if (key == "$schema" || key == "$id" || key == "$comment" || key == "title" ||
                    key == "description") {
             if (!value.is_string()) bad_schema(at, "must be a string");
@@ -179,115 +206,112 @@ void JsonSchemaValidator::check_schema(const json& s, const std::string& where, 
 
 std::vector<SchemaError> JsonSchemaValidator::validate(const json& instance) const {
     std::vector<SchemaError> errors;
-    validate_node(root_, instance, "", errors, 0);
+    validate_node(*root_, instance, Path{}, errors, 0);
     return errors;
 }
 
-void JsonSchemaValidator::validate_node(const json& s, const json& value, const std::string& path,
+void JsonSchemaValidator::validate_node(const json& s, const json& value, const Path& at_path,
                                         std::vector<SchemaError>& errors, int depth) const {
+    const auto fail = [&](std::string message) {
+        errors.push_back({at_path.str(), std::move(message)});
+    };
     if (depth > kMaxDepth) {
-        errors.push_back({path, "schema nested too deeply (a $ref cycle?)"});
+        fail("schema nested too deeply (a $ref cycle?)");
         return;
     }
     if (s.is_boolean()) {
-        if (!s.get<bool>()) errors.push_back({path, "no value is allowed here"});
+        if (!s.get<bool>()) fail("no value is allowed here");
         return;
     }
-    if (const auto ref = s.find("$ref"); ref != s.end())
-        validate_node(resolve(ref->get<std::string>(), ""), value, path, errors, depth + 1);
+    const Keywords& k = keywords_.at(&s);
+    if (k.ref != nullptr) validate_node(*k.ref, value, at_path, errors, depth + 1);
 
-    if (const auto type = s.find("type"); type != s.end()) {
-        const json names = type->is_array() ? *type : json::array({*type});
-        bool ok = false;
-        for (const auto& name : names) ok = ok || has_type(value, name.get<std::string>());
+    if (const json* type = k.type) {
+        const auto matches = [&](const json& name) {
+            return has_type(value, name.get_ref<const std::string&>());
+        };
+        const bool ok =
+            type->is_array() ? std::any_of(type->begin(), type->end(), matches) : matches(*type);
         if (!ok) {
             std::string expected;
-            for (const auto& name : names)
+            for (const auto& name : type->is_array() ? *type : json::array({*type}))
                 expected += (expected.empty() ? "" : " or ") + name.get<std::string>();
-            errors.push_back({path, "expected " + expected + ", got " + type_of(value) + " " +
-                                        short_dump(value)});
+            fail("expected " + expected + ", got " + type_of(value) + " " + short_dump(value));
         }
     }
-    if (const auto c = s.find("const"); c != s.end() && value != *c)
-        errors.push_back({path, "expected " + short_dump(*c) + ", got " + short_dump(value)});
-    if (const auto e = s.find("enum"); e != s.end()) {
-        bool found = false;
-        for (const auto& allowed : *e) found = found || value == allowed;
-        if (!found)
-            errors.push_back({path, short_dump(value) + " is not one of " + short_dump(*e)});
+    if (k.constant != nullptr && value != *k.constant)
+        fail("expected " + short_dump(*k.constant) + ", got " + short_dump(value));
+    if (const json* e = k.enumeration) {
+        if (std::none_of(e->begin(), e->end(),
+                         [&](const json& allowed) { return value == allowed; }))
+            fail(short_dump(value) + " is not one of " + short_dump(*e));
     }
 
-    if (value.is_number()) {
-        if (const auto m = s.find("minimum"); m != s.end() && less_than(value, *m))
-            errors.push_back({path, short_dump(value) + " is below the minimum " + short_dump(*m)});
-    }
+    if (value.is_number() && k.minimum != nullptr && less_than(value, *k.minimum))
+        fail(short_dump(value) + " is below the minimum " + short_dump(*k.minimum));
     if (value.is_string()) {
         const auto& text = value.get_ref<const std::string&>();
-        if (const auto m = s.find("minLength");
-            m != s.end() && code_points(text) < m->get<std::size_t>())
-            errors.push_back({path, "string is shorter than " + short_dump(*m) + " characters"});
-        if (const auto p = s.find("pattern"); p != s.end()) {
-            const std::regex& re = patterns_.at(p->get<std::string>());
-            if (!std::regex_search(text, re))
-                errors.push_back(
-                    {path, short_dump(value) + " does not match the pattern " + short_dump(*p)});
-        }
+        if (k.min_length != nullptr && code_points(text) < k.min_length->get<std::size_t>())
+            fail("string is shorter than " + short_dump(*k.min_length) + " characters");
+        if (k.pattern_re != nullptr && !std::regex_search(text, *k.pattern_re))
+            fail(short_dump(value) + " does not match the pattern " + short_dump(*k.pattern));
     }
     if (value.is_array()) {
-        if (const auto m = s.find("minItems"); m != s.end() && value.size() < m->get<std::size_t>())
-            errors.push_back({path, "array has " + std::to_string(value.size()) +
-                                        " items, fewer than " + short_dump(*m)});
-        if (const auto m = s.find("maxItems"); m != s.end() && value.size() > m->get<std::size_t>())
-            errors.push_back({path, "array has " + std::to_string(value.size()) +
-                                        " items, more than " + short_dump(*m)});
-        if (const auto items = s.find("items"); items != s.end())
+        if (k.min_items != nullptr && value.size() < k.min_items->get<std::size_t>())
+            fail("array has " + std::to_string(value.size()) + " items, fewer than " +
+                 short_dump(*k.min_items));
+        if (k.max_items != nullptr && value.size() > k.max_items->get<std::size_t>())
+            fail("array has " + std::to_string(value.size()) + " items, more than " +
+                 short_dump(*k.max_items));
+        if (k.items != nullptr)
             for (std::size_t i = 0; i < value.size(); ++i)
-                validate_node(*items, value[i], child_path(path, i), errors, depth + 1);
+                validate_node(*k.items, value[i], Path{&at_path, nullptr, i, false}, errors,
+                              depth + 1);
     }
     if (value.is_object()) {
-        if (const auto required = s.find("required"); required != s.end())
-            for (const auto& name : *required)
-                if (!value.contains(name.get<std::string>()))
-                    errors.push_back(
-                        {path, "required property '" + name.get<std::string>() + "' is missing"});
-        const auto properties = s.find("properties");
-        for (const auto& [key, member] : value.items()) {
-            const std::string at = child_path(path, key);
-            if (properties != s.end() && properties->contains(key)) {
-                validate_node(properties->at(key), member, at, errors, depth + 1);
-            } else if (const auto extra = s.find("additionalProperties"); extra != s.end()) {
+        if (k.required != nullptr)
+            for (const auto& name : *k.required)
+                if (!value.contains(name.get_ref<const std::string&>()))
+                    fail("required property '" + name.get<std::string>() + "' is missing");
+        for (auto member = value.begin(); member != value.end(); ++member) {
+            const std::string& key = member.key();
+            const Path at{&at_path, &key, 0, false};
+            const auto known =
+                k.properties != nullptr ? k.properties->find(key) : json::const_iterator{};
+            if (k.properties != nullptr && known != k.properties->end()) {
+                validate_node(*known, *member, at, errors, depth + 1);
+            } else if (const json* extra = k.additional) {
                 if (extra->is_boolean() && !extra->get<bool>())
-                    errors.push_back({path, "property '" + key + "' is not allowed"});
+                    fail("property '" + key + "' is not allowed");
                 else
-                    validate_node(*extra, member, at, errors, depth + 1);
+                    validate_node(*extra, *member, at, errors, depth + 1);
             }
         }
     }
 
-    for (const char* keyword : {"oneOf", "anyOf"}) {
-        const auto branches = s.find(keyword);
-        if (branches == s.end()) continue;
+    for (const auto& [keyword, branches] :
+         {std::pair{"oneOf", k.one_of}, std::pair{"anyOf", k.any_of}}) {
+        if (branches == nullptr) continue;
+        const bool one_of = branches == k.one_of;
         std::vector<std::vector<SchemaError>> branch_errors;
         std::vector<std::size_t> matched;
         for (std::size_t i = 0; i < branches->size(); ++i) {
             std::vector<SchemaError> e;
-            validate_node((*branches)[i], value, path, e, depth + 1);
+            validate_node((*branches)[i], value, at_path, e, depth + 1);
             if (e.empty()) matched.push_back(i);
             branch_errors.push_back(std::move(e));
+            if (!one_of && !matched.empty()) break;  // anyOf holds once one branch does
         }
-        const bool one_of = std::string(keyword) == "oneOf";
         if (matched.empty()) {
             std::size_t closest = 0;
             for (std::size_t i = 1; i < branch_errors.size(); ++i)
                 if (branch_errors[i].size() < branch_errors[closest].size()) closest = i;
-            errors.push_back({path, "matches none of the " + std::to_string(branches->size()) +
-                                        " " + keyword + " schemas; the closest, #" +
-                                        std::to_string(closest) + ", fails with:"});
+            fail("matches none of the " + std::to_string(branches->size()) + " " + keyword +
+                 " schemas; the closest, #" + std::to_string(closest) + ", fails with:");
             for (auto& e : branch_errors[closest]) errors.push_back({e.path, "  " + e.message});
         } else if (one_of && matched.size() > 1) {
-            errors.push_back({path, "matches oneOf schemas #" + std::to_string(matched[0]) +
-                                        " and #" + std::to_string(matched[1]) +
-                                        "; exactly one must match"});
+            fail("matches oneOf schemas #" + std::to_string(matched[0]) + " and #" +
+                 std::to_string(matched[1]) + "; exactly one must match");
         }
     }
 }

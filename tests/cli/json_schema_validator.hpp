@@ -17,6 +17,7 @@
 // as an integer literal (5, not 5.0 or 5e0), since docs/json.md promises
 // integers for byte counts. "number" accepts both.
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -39,19 +40,55 @@ class JsonSchemaValidator {
     bool is_valid(const nlohmann::json& instance) const { return validate(instance).empty(); }
 
     // The root schema, for tests that inspect it.
-    const nlohmann::json& schema() const { return root_; }
+    const nlohmann::json& schema() const { return *root_; }
 
     // "path: message" lines, for test output.
     static std::string describe(const std::vector<SchemaError>& errors);
 
   private:
+    // Where a value sits in the instance, as a chain of parents that becomes a
+    // JSON pointer only when an error is reported: the schema tests validate
+    // megabytes of output, and building a path string per value was most of
+    // the time.
+    struct Path {
+        const Path* parent = nullptr;
+        const std::string* key = nullptr;  // an object member, or
+        std::size_t index = 0;             // an array element when key is null
+        bool root = true;
+        std::string str() const;
+    };
+
+    // An object schema's keywords, found once when the schema is checked
+    // rather than looked up by name at every value validated.
+    struct Keywords {
+        const nlohmann::json* ref = nullptr;  // the resolved target of $ref
+        const nlohmann::json* type = nullptr;
+        const nlohmann::json* constant = nullptr;
+        const nlohmann::json* enumeration = nullptr;
+        const nlohmann::json* minimum = nullptr;
+        const nlohmann::json* min_length = nullptr;
+        const nlohmann::json* pattern = nullptr;
+        const std::regex* pattern_re = nullptr;
+        const nlohmann::json* min_items = nullptr;
+        const nlohmann::json* max_items = nullptr;
+        const nlohmann::json* items = nullptr;
+        const nlohmann::json* required = nullptr;
+        const nlohmann::json* properties = nullptr;
+        const nlohmann::json* additional = nullptr;
+        const nlohmann::json* one_of = nullptr;
+        const nlohmann::json* any_of = nullptr;
+    };
+
     void check_schema(const nlohmann::json& s, const std::string& where, int depth);
-    void validate_node(const nlohmann::json& s, const nlohmann::json& value,
-                       const std::string& path, std::vector<SchemaError>& errors, int depth) const;
+    void validate_node(const nlohmann::json& s, const nlohmann::json& value, const Path& path,
+                       std::vector<SchemaError>& errors, int depth) const;
     const nlohmann::json& resolve(const std::string& ref, const std::string& where) const;
 
-    nlohmann::json root_;
+    // On the heap, so the resolved references below stay valid when the
+    // validator moves.
+    std::shared_ptr<const nlohmann::json> root_;
     std::map<std::string, std::regex> patterns_;
+    std::map<const nlohmann::json*, Keywords> keywords_;  // of every object schema
 };
 
 }  // namespace gpuadvise_test
