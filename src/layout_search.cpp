@@ -40,7 +40,8 @@ void apply_layout(Workload& w, const Layout& l, Parallel sharding) {
 // layout wins a tie), then the misses with the least memory first. Empty
 // when the plan is one node.
 std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std::int64_t count,
-                                         const RankOptions& options, std::uint64_t usable) {
+                                         const RankOptions& options, std::uint64_t usable,
+                                         SharedEstimates& shared) {
     std::vector<LayoutChoice> out;
     if (options.platform) return out;
     const std::optional<NodeLayout> nodes = choose_nodes(gpu, count, options.gpus_per_node);
@@ -58,7 +59,7 @@ std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std:
         // A global batch smaller than one micro-batch per data-parallel rank
         // cannot be run with this layout.
         if (t.global_batch && *t.global_batch < l.dp * t.batch) return;
-        const MemoryEstimate m = estimate(t);
+        const MemoryEstimate& m = shared.of(t);
         const Performance p =
             estimate_performance(t, m, gpu, options.job, std::nullopt, nodes->platform, usable,
                                  network, nodes->per_node);

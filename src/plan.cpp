@@ -404,9 +404,30 @@ std::string_view fit_word(const Recommendation& rec) {
     return !rec.fits ? "no" : rec.tight ? "tight" : "yes";
 }
 
+const MemoryEstimate& SharedEstimates::single() {
+    if (single_ == nullptr) {
+        Workload one = *base_;
+        one.gpus = 1;
+        one.parallel = Parallel::None;
+        single_ = &of(one);
+    }
+    return *single_;
+}
+
+const MemoryEstimate& SharedEstimates::of(const Workload& plan) {
+    const Layout& l = plan.layout;
+    const Key key{plan.gpus,      static_cast<std::int64_t>(plan.parallel),
+                  l.tp,           l.pp,
+                  l.cp,           l.ep,
+                  l.vpp,          l.dp,
+                  plan.grad_accum};
+    auto it = plans_.find(key);
+    if (it == plans_.end()) it = plans_.emplace(key, estimate(plan)).first;
+    return it->second;
+}
+
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
-                             const RankOptions& options, const MemoryEstimate* single,
-                             bool describe) {
+                             const RankOptions& options, SharedEstimates* shared, bool describe) {
     // --rent: the provider's machine, host included, at the card's median
     // hourly price, so jobs and serving are costed by the hour. A card no
     // provider lists keeps no price (its plans rank as unknown).
@@ -416,24 +437,19 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
             rented.have_host = true;
             rented.job.cloud_price_per_gpu_hour = rental->median;
             rented.rent_from_quotes = true;
-            return evaluate_plan(base, gpu, count, rented, single, describe);
+            return evaluate_plan(base, gpu, count, rented, shared, describe);
         }
     Workload w = base;
     w.gpus = count;
     w.engine = plan_engine(base, gpu);
-    // The one-GPU estimate the caller has is for its engine.
-    if (w.engine != base.engine) single = nullptr;
-    if (apply_card_defaults(w, gpu, count)) single = nullptr;
+    // The caller's estimates are of its workload: not of one this card
+    // changes (another engine, a card default).
+    if (w.engine != base.engine) shared = nullptr;
+    if (apply_card_defaults(w, gpu, count)) shared = nullptr;
+    std::optional<SharedEstimates> own;
+    if (shared == nullptr) shared = &own.emplace(w);
     const std::uint64_t usable = usable_memory(gpu, options.os, w.engine);
-    std::optional<MemoryEstimate> computed;
-    const auto one_gpu = [&]() -> const MemoryEstimate& {
-        if (single) return *single;
-        Workload one = w;
-        one.gpus = 1;
-        one.parallel = Parallel::None;
-        computed = estimate(one);
-        return *computed;
-    };
+    const auto one_gpu = [&]() -> const MemoryEstimate& { return shared->single(); };
     if (count == 1) {
         w.parallel = Parallel::None;
     } else if (options.parallel) {
@@ -458,7 +474,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
                 miss.gpu = &gpu;
                 miss.count = count;
                 miss.strategy = w.parallel;
-                miss.memory = estimate(w);
+                miss.memory = shared->of(w);
                 miss.usable_bytes = usable;
                 miss.headroom_bytes = -static_cast<std::int64_t>(miss.memory.per_gpu_bytes);
                 if (describe)
@@ -469,7 +485,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
             }
             apply_layout(w, *l, base.parallel);
         } else if (!options.parallel) {
-            layouts = search_layouts(w, gpu, count, options, usable);
+            layouts = search_layouts(w, gpu, count, options, usable, *shared);
             if (!layouts.empty()) apply_layout(w, layouts.front().layout, layouts.front().sharding);
             if (layouts.size() > kLayoutsKept) layouts.resize(kLayoutsKept);
         } else if (*options.parallel == Parallel::Tp && !options.platform) {
@@ -495,7 +511,7 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
     }
     rec.layouts = std::move(layouts);
     rec.engine = w.engine;
-    rec.memory = count == 1 && single && base.gpus == 1 ? *single : estimate(w);
+    rec.memory = shared->of(w);
     rec.price_usd = gpu.price ? gpu.price->usd * static_cast<double>(count) : 0.0;
     std::optional<Performance> timed;
     if (offload_applies(w, gpu, options)) {

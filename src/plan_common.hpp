@@ -52,6 +52,7 @@ constexpr std::size_t kLayoutsKept = 3;
 std::optional<Layout> fit_layout(const Workload& w, std::int64_t count);
 void apply_layout(Workload& w, const Layout& l, Parallel sharding);
 std::vector<LayoutChoice> search_layouts(const Workload& w, const Gpu& gpu, std::int64_t count,
-                                         const RankOptions& options, std::uint64_t usable);
+                                         const RankOptions& options, std::uint64_t usable,
+                                         SharedEstimates& shared);
 
 }  // namespace gpuadvise::plan_detail

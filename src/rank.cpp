@@ -152,11 +152,9 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
     Workload slim = workload;
     slim.assumed.clear();
     slim.warnings.clear();
-    // The one-GPU estimate depends on the workload only: compute it once.
-    Workload one = slim;
-    one.gpus = 1;
-    one.parallel = Parallel::None;
-    const MemoryEstimate single = estimate(one);
+    // The memory estimates depend on the workload only: each is made once
+    // for the cards that share it.
+    SharedEstimates shared(slim);
 
     // First pass: numbers only (no texts), the best plan of every card.
     std::vector<Recommendation> plans;
@@ -180,7 +178,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             if ((best || closest) && !options.platform && choose_platform(gpu, count) == nullptr &&
                 !choose_nodes(gpu, count, options.gpus_per_node))
                 break;
-            Recommendation rec = evaluate_plan(slim, gpu, count, options, &single, false);
+            Recommendation rec = evaluate_plan(slim, gpu, count, options, &shared, false);
             if (!rec.fits) {
                 if (!closest || nearer_miss(rec, *closest)) closest = std::move(rec);
                 continue;
@@ -248,7 +246,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             out[i].offload && out[i].offload->mode != OffloadMode::Gpu &&
                     options.offload.kind == OffloadKind::None
                 ? offload_plan(slim, *out[i].gpu, options, out[i].platform, true).value_or(out[i])
-                : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &single, true);
+                : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &shared, true);
         for (const auto& warning : workload.warnings) rec.warnings.push_back(warning);
         // Only the shown plans get a curve: it evaluates the plan at a dozen batches.
         const std::vector<const Gpu*> cards(static_cast<std::size_t>(rec.count), rec.gpu);

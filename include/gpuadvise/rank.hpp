@@ -3,7 +3,9 @@
 // catalog card is tried with 1, 2, 4 and 8 GPUs, the smallest plan that fits
 // is kept (a larger one only when ranking by speed and it is clearly faster),
 // rules reject, warn and adjust, and the survivors are ordered by --rank-by.
+#include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -209,12 +211,35 @@ struct Recommendation {
     std::vector<std::string> tips;
 };
 
-// Evaluates one plan (used by rank, check and compare). `single` is the
-// one-GPU estimate of `base` when the caller has it (it decides between data
-// parallel and sharding); it is computed when null. `describe` writes the
-// reasons and rule messages.
+// The memory estimates the plans of one workload share. The memory model
+// reads the workload alone, and a plan changes only its count, sharding,
+// layout and micro-batches, so every card whose plan keeps the rest of the
+// workload as it was (the same engine, no card default applied) needs the same
+// estimates: a 64-GPU training ranking made 25,000 of them for 218 cards, most
+// of them repeats. Holds the one-GPU estimate (it decides between data
+// parallel and sharding) and each multi-GPU one asked for, keyed by those
+// plan fields. For one ranking's workload: `of` must be given `base` changed
+// in those fields only.
+class SharedEstimates {
+  public:
+    // `base` must outlive this; it is read when single() is first asked for.
+    explicit SharedEstimates(const Workload& base) : base_(&base) {}
+    const MemoryEstimate& single();
+    const MemoryEstimate& of(const Workload& plan);
+
+  private:
+    // gpus, parallel, tp, pp, cp, ep, vpp, dp, grad_accum
+    using Key = std::array<std::int64_t, 9>;
+    const Workload* base_;
+    const MemoryEstimate* single_ = nullptr;  // in plans_
+    std::map<Key, MemoryEstimate> plans_;
+};
+
+// Evaluates one plan (used by rank, check and compare). `shared` holds the
+// estimates of `base` the caller's other plans made (null: each is computed).
+// `describe` writes the reasons and rule messages.
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
-                             const RankOptions& options, const MemoryEstimate* single = nullptr,
+                             const RankOptions& options, SharedEstimates* shared = nullptr,
                              bool describe = true);
 
 // The most cards one --gpu list may name (more than any platform holds).

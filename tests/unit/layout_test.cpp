@@ -147,3 +147,41 @@ TEST_CASE("layout: the pipeline bubble and the micro-batches a plan gets by defa
     CHECK(searched.layouts.front().fits);
     CHECK(searched.layout.gpus() == 64);
 }
+
+TEST_CASE("layout: plans evaluated with a ranking's shared estimates equal plans evaluated alone") {
+    const auto& presets = embedded::model_presets();
+    const Catalog& catalog = embedded::catalog();
+    Request r = test::request({{Field::Model, "llama-3.1-70b"}, {Field::Method, "full"}});
+    const Workload w = resolve_workload(r, {}, presets);
+    SharedEstimates shared(w);
+    for (const char* card : {"h100-sxm5", "a100-sxm4-80gb", "mi300x", "rtx-4090"})
+        for (const std::int64_t count : {1, 8, 64}) {
+            const Gpu& gpu = resolve_gpu(catalog, card, "test");
+            INFO(card << " x " << count);
+            const Recommendation with = evaluate_plan(w, gpu, count, RankOptions{}, &shared, false);
+            const Recommendation alone =
+                evaluate_plan(w, gpu, count, RankOptions{}, nullptr, false);
+            CHECK(with.memory.per_gpu_bytes == alone.memory.per_gpu_bytes);
+            CHECK(with.fits == alone.fits);
+            CHECK(with.layout == alone.layout);
+            CHECK(with.micro_batches == alone.micro_batches);
+            REQUIRE(with.layouts.size() == alone.layouts.size());
+            for (std::size_t i = 0; i < with.layouts.size(); ++i) {
+                CHECK(with.layouts[i].layout == alone.layouts[i].layout);
+                CHECK(with.layouts[i].per_gpu_bytes == alone.layouts[i].per_gpu_bytes);
+            }
+            CHECK(with.performance.train_tokens_per_s == alone.performance.train_tokens_per_s);
+        }
+    // One estimate per plan shape: asked again, the same one; another
+    // sharding or micro-batch count is another shape.
+    Workload plan = w;
+    plan.gpus = 8;
+    plan.parallel = Parallel::Fsdp;
+    const MemoryEstimate& first = shared.of(plan);
+    CHECK(&shared.of(plan) == &first);
+    CHECK(first.per_gpu_bytes == estimate(plan).per_gpu_bytes);
+    plan.parallel = Parallel::Zero1;
+    CHECK(&shared.of(plan) != &first);
+    CHECK(shared.of(plan).per_gpu_bytes == estimate(plan).per_gpu_bytes);
+    CHECK(shared.single().per_gpu_bytes > first.per_gpu_bytes);
+}
