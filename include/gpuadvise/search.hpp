@@ -13,36 +13,6 @@
 
 namespace gpuadvise {
 
-// The largest n in [low, high] with ok(n), or nullopt when ok(low) fails.
-// ok is monotone for the memory model; where a rule makes it not, the answer
-// is still a value whose probe said yes.
-template <typename Ok>
-std::optional<std::int64_t> largest_where(std::int64_t low, std::int64_t high, const Ok& ok) {
-    if (low > high || !ok(low)) return std::nullopt;
-    std::int64_t yes = low, no = high, step = 1;
-    bool refused = false;  // a probe in (yes, high] said no: `no` is it
-    while (step <= high - yes) {
-        if (!ok(yes + step)) {
-            no = yes + step;
-            refused = true;
-            break;
-        }
-        yes += step;
-        if (step > INT64_MAX / 2) break;
-        step *= 2;
-    }
-    // The gallop stopped short of high without a no: high itself decides.
-    if (!refused && (yes == high || ok(high))) return high;
-    while (no - yes > 1) {
-        const std::int64_t mid = yes + (no - yes) / 2;
-        if (ok(mid))
-            yes = mid;
-        else
-            no = mid;
-    }
-    return yes;
-}
-
 // What a guided probe says about n: whether it is a yes, and the room it
 // leaves, a number that falls about linearly in n and is negative past the
 // last yes when memory is what stops it (the bytes a plan has to spare; NaN
@@ -113,6 +83,15 @@ std::optional<std::int64_t> largest_where_guided(std::int64_t low, std::int64_t 
         }
     }
     return yes;
+}
+
+// The largest n in [low, high] with ok(n), or nullopt when ok(low) fails:
+// the guided search with probes that give no slack (a gallop up from low,
+// then bisection). ok is monotone for the memory model; where a rule makes
+// it not, the answer is still a value whose probe said yes.
+template <typename Ok>
+std::optional<std::int64_t> largest_where(std::int64_t low, std::int64_t high, const Ok& ok) {
+    return largest_where_guided(low, high, [&](std::int64_t n) { return Probe{.ok = ok(n)}; });
 }
 
 }  // namespace gpuadvise
