@@ -199,6 +199,17 @@ double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t 
            4.0 * blocks * n * t * h;
 }
 
+double denoiser_attention_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                                std::int64_t frames) {
+    if (d.denoiser != DenoiserKind::Dit) return 0;
+    const double h = static_cast<double>(d.hidden);
+    const double blocks = static_cast<double>(d.blocks);
+    const double n = static_cast<double>(image_tokens(d, width, height, frames));
+    const double t = static_cast<double>(text_tokens(d));
+    if (d.joint_attention) return 4.0 * blocks * (n + t) * (n + t) * h;
+    return 4.0 * blocks * n * n * h + 4.0 * blocks * n * t * h;
+}
+
 double attention_score_elements(const DiffusionModel& d, std::int64_t width, std::int64_t height,
                                 std::int64_t frames) {
     if (d.denoiser == DenoiserKind::Dit) {

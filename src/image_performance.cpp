@@ -13,12 +13,14 @@ namespace gpuadvise::performance_detail {
 namespace {
 
 // Image and vision workloads (docs/image-models.md). A diffusion denoiser's
-// step runs at 0.36 of the card's attainable matmul rate (data/attainable.json):
-// the median over the visible diffusers rows (SD 1.5, SDXL, SD3, PixArt-Sigma,
-// FLUX on T4 to H100; bench/data/image_measured.csv) of the share each row
-// needs, not one row (0.30 of the datasheet peak before the rates were
-// attainable; the 60 rows' median estimate / measured is 1.00 at 0.36).
-constexpr double kDiffusionComputeShare = 0.36;
+// step runs at 0.34 of the card's attainable matmul rate (data/attainable.json),
+// its fused attention at that kernel's own rate where one is measured
+// (fused_attention_share): the median over the visible diffusers rows (SD 1.5,
+// SDXL, SD3, PixArt-Sigma, FLUX on T4 to H100; bench/data/image_measured.csv)
+// of the share each row needs, not one row (the 60 rows' median estimate /
+// measured is 1.01 at 0.34; 0.36 before attention had its own rate, 0.30 of
+// the datasheet peak before the rates were attainable).
+constexpr double kDiffusionComputeShare = 0.34;
 
 // Vision backbones are bound by whichever is slower: FLOPs at a share of the
 // attainable rate (the shares were derived over the datasheet peak and are
@@ -36,6 +38,27 @@ constexpr double kVisionTrainTraffic = 45.0;
 
 constexpr double kVisionInferTraffic = 10.0;
 
+// Fused attention's own rate. diffusers' attention processors call PyTorch's
+// scaled_dot_product_attention, which runs FlashAttention-2 for 16-bit
+// inputs on compute capability 8.0 and later. Its forward pass reaches
+// 50-73 % of an A100's 16-bit peak, the top of that range at the long
+// sequences (Dao 2023, "FlashAttention-2", arXiv:2307.08691, abstract and
+// section 4.1), and 35 % of an H100's, whose wgmma instructions it does not
+// use (Shah et al. 2024, "FlashAttention-3", arXiv:2407.08608, section 1).
+// The top is taken: attention is most of a step where sequences are long (a
+// 720p clip is 76K tokens). Ada (8.9) runs the same mma.sync kernels as
+// Ampere: its share is assumed to be Ampere's. Elsewhere (Turing's
+// memory-efficient kernel, Blackwell, ROCm, Metal) no share is measured and
+// attention stays in the diffusion share below.
+std::optional<double> fused_attention_share(const Gpu& gpu) {
+    if (gpu.platform != SoftwarePlatform::Cuda) return std::nullopt;
+    if (compute_capability_at_least(gpu, 9, 0) && !compute_capability_at_least(gpu, 9, 1))
+        return 0.35;
+    if (compute_capability_at_least(gpu, 8, 0) && !compute_capability_at_least(gpu, 9, 0))
+        return 0.73;
+    return std::nullopt;
+}
+
 // accelerate's offload hooks copy each module from pageable host memory when
 // it runs: 5.1 GB of SDXL UNet per step took 1.1 s more on an A100 PCIe 4.0
 // (HF blog "simple SDXL optimizations"), 15 % of the link. Assumed for every
@@ -46,7 +69,7 @@ constexpr double kPageableCopyShare = 0.15;
 // latents under classifier-free guidance), the VAE decode, and the weights
 // diffusers' offload copies in.
 void diffusion_performance(Performance& perf, const Workload& w, const DiffusionModel& d,
-                           const Gpu& gpu, double attainable) {
+                           const Gpu& gpu, double attainable, const AttainableRate& matmul) {
     const ImageSettings& s = w.image;
     const double b = static_cast<double>(w.batch);
     // Guidance doubles the forwards, batched or (Wan) one after the other.
@@ -64,7 +87,16 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
     // format's time factor of data/quants.json, as for training and prefill).
     const double dequant = w.quant.format ? w.quant.format->dequant_time_factor : 1.0;
     const double flops = denoiser_flops(d, s.width, s.height, frames);
-    double step = std::max(samples * flops / rate * dequant, denoiser_bytes / bw);
+    // Fused attention at its kernel's share of the 16-bit peak; the rest of
+    // the step (and all of it elsewhere) at the diffusion share.
+    const std::optional<double> fused = fused_attention_share(gpu);
+    const bool split = w.flash_attn && fused && matmul.peak > 0 &&
+                       (matmul.dtype == RateDtype::Bf16 || matmul.dtype == RateDtype::Fp16);
+    const double attention = split ? denoiser_attention_flops(d, s.width, s.height, frames) : 0.0;
+    const double compute =
+        (flops - attention) / rate * dequant +
+        (split ? attention / (matmul.peak * 1e12 * *fused * platform_efficiency(gpu)) : 0.0);
+    double step = std::max(samples * compute, denoiser_bytes / bw);
     // Eager attention materialises every score matrix: fp16 scores written
     // and read by the softmax, its fp32 upcast written and read (diffusers'
     // attention processors upcast the softmax for SD), the fp16
@@ -105,7 +137,7 @@ void diffusion_performance(Performance& perf, const Workload& w, const Diffusion
         perf.seconds_per_image = batch_seconds / b;
         perf.images_per_s = b * static_cast<double>(w.gpus) / batch_seconds;
     }
-    perf.bound = samples * flops / rate >= denoiser_bytes / bw ? Bound::Compute : Bound::Memory;
+    perf.bound = samples * compute >= denoiser_bytes / bw ? Bound::Compute : Bound::Memory;
 }
 
 // Vision backbones: the slower of FLOPs at a share of the attainable rate and the
@@ -160,7 +192,7 @@ void image_performance(Performance& perf, const Workload& w, const Gpu& gpu,
     perf.matmul_rate = rate;
     const ImageModel& m = *w.model.image;
     if (m.diffusion)
-        diffusion_performance(perf, w, *m.diffusion, gpu, attainable);
+        diffusion_performance(perf, w, *m.diffusion, gpu, attainable, rate);
     else
         vision_performance(perf, w, *m.vision, gpu, attainable, links);
     if (const ErrorBand* band =

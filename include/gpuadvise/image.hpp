@@ -136,6 +136,11 @@ double attention_score_elements(const DiffusionModel& d, std::int64_t width, std
 // (of every frame of a clip, through 3x3x3 convolutions, for video).
 double denoiser_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
                       std::int64_t frames = 1);
+// The part of denoiser_flops that is attention (the scores and their product
+// with V, 4 n^2 h a layer), which fused attention kernels run at their own
+// rate; 0 for a UNet, whose FLOPs are one figure at a reference size.
+double denoiser_attention_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                                std::int64_t frames = 1);
 double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
                         std::int64_t frames = 1);
 // FLOPs and activation elements of one image through a vision backbone.
