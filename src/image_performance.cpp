@@ -46,17 +46,18 @@ constexpr double kVisionInferTraffic = 10.0;
 // section 4.1), and 35 % of an H100's, whose wgmma instructions it does not
 // use (Shah et al. 2024, "FlashAttention-3", arXiv:2407.08608, section 1).
 // The top is taken: attention is most of a step where sequences are long (a
-// 720p clip is 76K tokens). Ada (8.9) runs the same mma.sync kernels as
-// Ampere: its share is assumed to be Ampere's. Elsewhere (Turing's
-// memory-efficient kernel, Blackwell, ROCm, Metal) no share is measured and
-// attention stays in the diffusion share below.
+// 720p clip is 76K tokens). Assumed from those two: Ada (8.9) and consumer
+// Blackwell (12.x) run the same mma.sync kernels as Ampere, at Ampere's
+// share; datacenter Blackwell (10.x, 11.x), whose tcgen05 instructions
+// FlashAttention-2 does not use either, at Hopper's. Elsewhere (Turing's
+// memory-efficient kernel, ROCm, Metal) no share is measured and attention
+// stays in the diffusion share below.
 std::optional<double> fused_attention_share(const Gpu& gpu) {
-    if (gpu.platform != SoftwarePlatform::Cuda) return std::nullopt;
-    if (compute_capability_at_least(gpu, 9, 0) && !compute_capability_at_least(gpu, 9, 1))
-        return 0.35;
-    if (compute_capability_at_least(gpu, 8, 0) && !compute_capability_at_least(gpu, 9, 0))
-        return 0.73;
-    return std::nullopt;
+    if (gpu.platform != SoftwarePlatform::Cuda || !compute_capability_at_least(gpu, 8, 0))
+        return std::nullopt;
+    const bool hopper_like =
+        compute_capability_at_least(gpu, 9, 0) && !compute_capability_at_least(gpu, 12, 0);
+    return hopper_like ? 0.35 : 0.73;
 }
 
 // accelerate's offload hooks copy each module from pageable host memory when

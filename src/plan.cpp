@@ -197,10 +197,10 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
     context.os = options.os;
     rec.fired = evaluate_rules(context);
     rec.fits = true;
-    bool late = false;
+    std::string_view late;  // the rule that ranks the plan after those on time
     for (const auto& hit : rec.fired) {
         if (hit.id == "thin-headroom") rec.tight = true;
-        if (hit.id == "long-job") late = true;
+        if (hit.id == "long-job" || hit.id == "slow-output") late = hit.id;
         switch (hit.kind) {
             case RuleKind::Reject:
                 rec.fits = false;
@@ -355,8 +355,9 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
             rec.reasons.insert(
                 rec.reasons.begin() + 1,
                 fmt::format("ranked after the plans {}: {}",
-                            rec.standing == Standing::Late ? "that finish within a year"
-                                                           : "whose speed and price are known",
+                            rec.standing != Standing::Late ? "whose speed and price are known"
+                            : late == "slow-output"        ? "that make a clip sooner"
+                                                           : "that finish within a year",
                             rec.standing_why));
     }
     // A shown serving plan says what each of its sessions gets (JSON `load`).

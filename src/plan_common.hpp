@@ -34,8 +34,10 @@ std::optional<double> buy_beats_rent_months(const Recommendation& rec, const Ran
 // Whether the plan's host must be bought and has no sourced price.
 bool host_unpriced(const Recommendation& rec, const RankOptions& options);
 // Ranked, unknown (and why), late or a miss; an unranked plan's score is 0.
+// `late`: the rule that fired to rank it after the plans on time ("long-job",
+// "slow-output"), empty when none did.
 void set_standing(Recommendation& rec, const Workload& w, const RankOptions& options, double speed,
-                  double watts, bool late);
+                  double watts, std::string_view late);
 
 // The reason line's speed of an image plan (image_reason.cpp): images per
 // second and the seconds per image; frames per second and the streams they

@@ -68,7 +68,7 @@ bool host_unpriced(const Recommendation& rec, const RankOptions& options) {
 // score only when the key's every figure is known and it is on time; else it
 // goes after those, with its score 0 so the score never rises down the list.
 void set_standing(Recommendation& rec, const Workload& w, const RankOptions& options, double speed,
-                  double watts, bool late) {
+                  double watts, std::string_view late) {
     rec.standing_why.clear();
     if (!rec.fits) {
         rec.standing = Standing::Miss;
@@ -96,10 +96,14 @@ void set_standing(Recommendation& rec, const Workload& w, const RankOptions& opt
     } else if (options.rank_by == RankBy::Power && !(watts > 0)) {
         rec.standing = Standing::Unknown;
         rec.standing_why = fmt::format("no sourced power figure for {}", rec.gpu->id);
-    } else if (late) {
+    } else if (!late.empty()) {
         rec.standing = Standing::Late;
-        rec.standing_why = fmt::format("the job takes {:.0f} days, more than a year",
-                                       rec.performance.days.value_or(0.0));
+        rec.standing_why =
+            late == "slow-output"
+                ? fmt::format("a clip takes {:.1f} hours",
+                              rec.performance.seconds_per_clip.value_or(0.0) / 3600.0)
+                : fmt::format("the job takes {:.0f} days, more than a year",
+                              rec.performance.days.value_or(0.0));
     } else {
         rec.standing = Standing::Ranked;
         return;

@@ -98,9 +98,13 @@ bool ranks_before(const Recommendation& a, const Recommendation& b) {
         const double inf = std::numeric_limits<double>::infinity();
         switch (a.standing) {
             case Standing::Late:
-                // Jobs over a year: the one that finishes first.
+                // Jobs over a year: the one that finishes first; slow clips:
+                // the one that makes its clip first.
                 if (a.performance.days != b.performance.days)
                     return a.performance.days.value_or(inf) < b.performance.days.value_or(inf);
+                if (a.performance.seconds_per_clip != b.performance.seconds_per_clip)
+                    return a.performance.seconds_per_clip.value_or(inf) <
+                           b.performance.seconds_per_clip.value_or(inf);
                 break;
             case Standing::Unknown: {
                 // What is known: the faster, then the cheaper.

@@ -337,6 +337,18 @@ std::vector<Rule> make_registry() {
                              *days, c.workload.gpus);
                      });
                  }});
+    r.push_back({"slow-output", RuleKind::Warn,
+                 "a video clip slower than this ranks after every plan that makes one sooner",
+                 [](const PlanContext& c, const RuleData& d) -> Hit {
+                     const auto clip = c.performance.seconds_per_clip;
+                     if (!clip || *clip <= d.get("max_seconds_per_clip")) return std::nullopt;
+                     return fire(c, [&] {
+                         return fmt::format(
+                             "a clip takes {:.1f} hours on {} GPU{}; more GPUs (--gpus), fewer "
+                             "--frames or a smaller --resolution make one sooner",
+                             *clip / 3600.0, c.workload.gpus, c.workload.gpus == 1 ? "" : "s");
+                     });
+                 }});
     r.push_back(
         {"pcie-allreduce", RuleKind::Warn,
          "full fine-tune of a large model over PCIe: all-reduce takes ~35 % of a step vs ~5 % on "

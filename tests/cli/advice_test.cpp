@@ -152,3 +152,35 @@ TEST_CASE("advice: DeepSeek-V3 at home is an offload box or a big unified-memory
         CHECK(r.at("performance").at("decode_tokens_per_s").get<double>() >= 5.0);
     }
 }
+
+TEST_CASE(
+    "advice: Wan 2.1 14B at 720p: the first plans make a clip within two hours, slow "
+    "boxes come after and say why") {
+    const json doc = answer({"--model", "wan2.1-t2v-14b", "--frames", "81", "--top", "100"});
+    check_order(doc);
+    const auto top = fitting(doc, 3);
+    REQUIRE(top.size() == 3);
+    bool workstation = false;
+    for (const json& r : top) {
+        INFO(tag(r));
+        CHECK(r.at("standing") == "ranked");
+        // An expert buys a card that makes the clip in an afternoon, not overnight.
+        CHECK(r.at("performance").at("seconds_per_clip").get<double>() <= 7200.0);
+        workstation = workstation || r.at("total_usd").get<double>() < 20000.0;
+    }
+    // One answer a studio can buy without a server.
+    CHECK(workstation);
+    // A plan slower than two hours a clip (an 8.8-hour Jetson) ranks after, saying so.
+    std::size_t late = 0;
+    for (const auto& r : doc.at("recommendations")) {
+        if (!r.at("fits").get<bool>() || r.at("standing") != "late") continue;
+        ++late;
+        INFO(tag(r));
+        CHECK(r.at("performance").at("seconds_per_clip").get<double>() > 7200.0);
+        bool said = false;
+        for (const auto& why : r.at("reasons"))
+            said = said || why.get<std::string>().find("make a clip sooner") != std::string::npos;
+        CHECK(said);
+    }
+    CHECK(late > 0);
+}

@@ -239,6 +239,20 @@ std::map<std::string, Pair> cases() {
         }};
     m["long-job"] = {[=] { return job(1e13, std::nullopt); },
                      [=] { return job(1e6, std::nullopt); }};
+    // A 720p clip of the 14B model takes hours on a 100-TFLOPS card; the
+    // 1.3B model's 480p clip minutes.
+    m["slow-output"] = {[] {
+                            return Case{test::workload({{Field::Model, "wan2.1-t2v-14b"},
+                                                        {Field::Frames, "81"},
+                                                        {Field::Resolution, "1280x720"}},
+                                                       embedded::model_presets())};
+                        },
+                        [] {
+                            return Case{test::workload({{Field::Model, "wan2.1-t2v-1.3b"},
+                                                        {Field::Frames, "81"},
+                                                        {Field::Resolution, "832x480"}},
+                                                       embedded::model_presets())};
+                        }};
     m["pcie-allreduce"] = {
         [] {
             return Case{w({{Field::Model, "13B"}, {Field::Method, "full"}, {Field::Gpus, "4"}})};
