@@ -3,12 +3,12 @@
 #   scripts/tidy.sh [BUILD_DIR]   a build folder with compile_commands.json (default: build-tidy)
 #
 # A file is checked again only when something that decides its result has
-# changed: its own text, a project header it includes (directly or not),
-# .clang-tidy, its compile command or clang-tidy itself. Each clean result is
-# remembered by the hash of all of those in $GPUADVISE_TIDY_CACHE (default
-# ~/.cache/gpuadvise/tidy), so a run after a small change checks the files it
-# touches and those that include what it touched; a change to .clang-tidy
-# checks everything. GPUADVISE_TIDY_ALL=1 ignores the cache.
+# changed: its own text or compile command, .clang-tidy or clang-tidy itself;
+# a header whose text changed is checked through one file that includes it.
+# Each clean result is remembered by a hash of those in $GPUADVISE_TIDY_CACHE
+# (default ~/.cache/gpuadvise/tidy), so a run after a small change checks the
+# files it touched; a change to .clang-tidy or clang-tidy checks everything.
+# GPUADVISE_TIDY_ALL=1 ignores the cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh clang-tidy
@@ -19,59 +19,85 @@ fi
 cmake --build "$build" --target gpuadvise_core >/dev/null  # the generated sources must exist
 cache="${GPUADVISE_TIDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpuadvise/tidy}"
 mkdir -p "$cache"
-# What every file's result depends on besides its own text and headers.
+# What every file's result depends on besides its own text.
 common="$( {
     clang-tidy --version
     cat .clang-tidy
 } | sha256sum | cut -d' ' -f1)"
 mapfile -t files < <(find src -name '*.cpp' | sort)
-# One key per file: the common hash, its compile command, its text and the
-# text of every project header it includes, directly or through another. A
-# header's change so rechecks only the files that include it. (System headers
-# change with packages, which change clang-tidy's version or the flags.)
-declare -A key_of
-while IFS=$'\t' read -r f key; do key_of[$f]=$key; done < <(python3 - "$build/compile_commands.json" "$common" "${files[@]}" <<'PY'
-import hashlib, json, os, re, sys
-# The clone's own folder is left out of a command, so a fresh clone elsewhere
-# finds the results an earlier clone remembered.
+# What changed since a clean check: a source file whose text or compile
+# command changed is checked; a changed header is checked through one file
+# that includes it (its own .cpp when that includes it, else the first that
+# does), which is where clang-tidy reports a header's own problems. A file
+# whose text did not change is not checked again because a header it
+# includes did (the build's -Werror catches what such a change breaks in it).
+# Keys are content hashes; the clone's own folder is left out of a compile
+# command, so a fresh clone elsewhere finds the results an earlier one left.
+mapfile -t plan < <(python3 - "$build/compile_commands.json" "$common" "$cache" "${GPUADVISE_TIDY_ALL:-0}" "${files[@]}" <<'PY'
+import glob, hashlib, json, os, re, sys
 root = os.getcwd()
 commands = {e["file"]: (e.get("command") or " ".join(e.get("arguments", []))).replace(root, "<root>")
             for e in json.load(open(sys.argv[1]))}
+common, cache, everything, sources = sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5:]
 include = re.compile(rb'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
-roots = ["include", "src"]
 texts = {}
 def text(path):
     if path not in texts:
         texts[path] = open(path, "rb").read()
     return texts[path]
-def headers(path):
-    """The project headers `path` includes, transitively, sorted."""
+def includes(path):
+    """The project headers `path` includes, directly or through another."""
     seen, todo = set(), [path]
     while todo:
         current = todo.pop()
         for name in include.findall(text(current)):
-            name = name.decode()
-            for base in [os.path.dirname(current)] + roots:
-                candidate = os.path.normpath(os.path.join(base, name))
+            for base in (os.path.dirname(current), "include", "src"):
+                candidate = os.path.normpath(os.path.join(base, name.decode()))
                 if os.path.isfile(candidate):
                     if candidate not in seen:
                         seen.add(candidate)
                         todo.append(candidate)
                     break
-    return sorted(seen)
-for f in sys.argv[3:]:
+    return seen
+def key(*parts):
     h = hashlib.sha256()
-    h.update(sys.argv[2].encode())
-    h.update(commands.get(os.path.abspath(f), "").encode())
-    h.update(text(f))
-    for header in headers(f):
-        h.update(header.encode() + b"\0" + text(header))
-    print(f + "\t" + h.hexdigest())
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+def cached(k):
+    return not everything and os.path.exists(os.path.join(cache, k))
+headers = sorted(glob.glob("include/**/*.hpp", recursive=True) + glob.glob("src/**/*.hpp", recursive=True))
+included_by = {s: includes(s) for s in sources}
+check, keys = [], []
+for s in sources:
+    k = key(common, commands.get(os.path.abspath(s), ""), text(s))
+    keys.append(k)
+    if not cached(k):
+        check.append(s)
+for h in headers:
+    k = key(common, h, text(h))
+    keys.append(k)
+    if cached(k) or any(h in included_by[s] for s in check):
+        continue
+    users = [s for s in sources if h in included_by[s]]
+    stem = os.path.splitext(os.path.basename(h))[0]
+    home = [s for s in users if os.path.splitext(os.path.basename(s))[0] == stem]
+    if home or users:
+        check.append((home or users)[0])
+for s in check:
+    print("check\t" + s)
+for k in keys:
+    print("key\t" + k)
 PY
 )
 todo=()
-for f in "${files[@]}"; do
-    if [ "${GPUADVISE_TIDY_ALL:-0}" = "1" ] || [ ! -f "$cache/${key_of[$f]}" ]; then todo+=("$f"); fi
+keys=()
+for line in "${plan[@]}"; do
+    case "$line" in
+        check$'\t'*) todo+=("${line#*$'\t'}") ;;
+        key$'\t'*) keys+=("${line#*$'\t'}") ;;
+    esac
 done
 if [ ${#todo[@]} -eq 0 ]; then
     echo "clang-tidy: clean (${#files[@]} files, all unchanged since a clean check)"
@@ -85,5 +111,5 @@ if ! printf '%s\0' "${todo[@]}" | xargs -0 -n 2 -P "$(nproc)" clang-tidy -p "$bu
     echo "clang-tidy found problems (above)" >&2
     exit 1
 fi
-for f in "${todo[@]}"; do : >"$cache/${key_of[$f]}"; done
+for k in "${keys[@]}"; do : >"$cache/$k"; done
 echo "clang-tidy: clean (${#todo[@]} of ${#files[@]} files checked; the rest unchanged since a clean check)"
