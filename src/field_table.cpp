@@ -14,6 +14,7 @@
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/fields.hpp"
 #include "gpuadvise/launch.hpp"
+#include "gpuadvise/model.hpp"
 #include "gpuadvise/network.hpp"
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
@@ -36,6 +37,14 @@ std::vector<std::string> region_choices() {
     for (const Gpu& g : embedded::catalog().gpus)
         if (g.region && std::find(out.begin(), out.end(), *g.region) == out.end())
             out.emplace_back(*g.region);
+    return out;
+}
+
+// --draft: the word mtp, then the language presets (a size is accepted too).
+std::vector<std::string> draft_choices() {
+    std::vector<std::string> out{"mtp"};
+    for (const ModelPreset& p : embedded::model_presets())
+        if (!p.image) out.emplace_back(p.id);
     return out;
 }
 
@@ -232,6 +241,25 @@ const std::vector<FieldSpec>& table() {
         {Field::Engine, "--engine", "", "engine", FieldKind::Value, kWorkloadGroup, "ENGINE",
          "Inference engine", "vllm; llama.cpp for GGUF formats", Applies::Inference, false, false,
          engine_choices},
+        {Field::Draft, "--draft", "", "draft", FieldKind::Value, kWorkloadGroup, "MODEL",
+         "Speculative decoding: the draft model that proposes tokens for the target to verify (a "
+         "preset sharing its tokenizer, llama-3.2-1b, or a size, 1B), or mtp for the "
+         "checkpoint's own multi-token-prediction layers (DeepSeek-V3/R1, GLM-4.5)",
+         "none", Applies::Inference, false, false, draft_choices},
+        {Field::DraftTokens, "--draft-tokens", "", "draft_tokens", FieldKind::Value, kWorkloadGroup,
+         "K",
+         "Speculative decoding: tokens the draft proposes per step (vLLM num_speculative_tokens, "
+         "llama.cpp --draft-max)",
+         "the engine's (llama.cpp 16, vLLM MTP: the checkpoint's MTP layers), else 5, assumed "
+         "(data/speculative.json)",
+         Applies::Inference},
+        {Field::DraftAcceptance, "--draft-acceptance", "", "draft_acceptance", FieldKind::Value,
+         kWorkloadGroup, "P",
+         "Speculative decoding: the share of drafted tokens the target accepts (0 to 1); the "
+         "speed with a draft is an estimate that rests on it",
+         "a published rate (data/speculative.json): the nearest size ratio of Leviathan et al. "
+         "2023 (0.61-0.75), 0.85 for MTP (DeepSeek-V3 report)",
+         Applies::Inference},
         {Field::Estimator, "--estimator", "", "estimator", FieldKind::Value, kWorkloadGroup, "NAME",
          "component (the validated model) or doc (the source document's rule, §2.1)", "component",
          Applies::Model, false, false, choices_of<kEstimators>},

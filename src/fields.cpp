@@ -55,6 +55,9 @@ bool applies_to_images(Field f) {
         case Field::LoraRank:
         case Field::LoraTargets:
         case Field::Engine:
+        case Field::Draft:
+        case Field::DraftTokens:
+        case Field::DraftAcceptance:
         case Field::Estimator:
         case Field::ChunkedLoss:
         case Field::Loss:

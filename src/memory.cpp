@@ -7,6 +7,7 @@
 
 #include "gpuadvise/bands.hpp"
 #include "gpuadvise/error.hpp"
+#include "gpuadvise/text.hpp"
 #include "gpuadvise/units.hpp"
 #include "memory_common.hpp"
 
@@ -20,7 +21,7 @@ namespace {
 // the framework allocates, not the CUDA context.
 void scale_allocated_components(Components& c, double factor) {
     for (double* v : {&c.weights, &c.text_encoders, &c.vae, &c.adapters, &c.gradients, &c.optimizer,
-                      &c.activations, &c.logits, &c.kv_cache, &c.workspace})
+                      &c.activations, &c.logits, &c.kv_cache, &c.draft, &c.workspace})
         *v *= factor;
 }
 
@@ -231,6 +232,7 @@ void language_components(const Workload& w, Components& c, double* trainable, do
         training_activations(w, c);
     } else {
         inference_activations(w, c);
+        c.draft = draft_memory(w).total();
     }
     *paged_bytes /= shard(w, p, *trainable, c);
     c.host = train_offload(w, p, *trainable, c);
@@ -239,7 +241,49 @@ void language_components(const Workload& w, Components& c, double* trainable, do
     if (w.trains()) c.workspace += optimizer_step_excess(w, c);
 }
 
+// The draft as a workload of its own: the target's formats, engine, batch
+// and context, one GPU, no calibration.
+Workload draft_workload(const Workload& w) {
+    Workload d = w;
+    d.model = w.speculation->draft;
+    d.speculation.reset();
+    d.gpus = 1;
+    d.parallel = Parallel::None;
+    d.calibration = nullptr;
+    return d;
+}
+
 }  // namespace
+
+DraftMemory draft_memory(const Workload& w) {
+    DraftMemory m;
+    if (!w.speculation || w.trains() || !w.is_language()) return m;
+    const Speculation& s = *w.speculation;
+    const Workload d = draft_workload(w);
+    const Params p = params_of(d.model);
+    Components c;
+    double trainable = 0;
+    weights(d, p, c, &trainable);
+    // A model file's target (a GGUF) has no --quant: the draft is taken at
+    // the file's bits per weight, the same family as the target.
+    if (w.model.weight_bytes && w.model.params > 0)
+        c.weights = static_cast<double>(d.model.params) *
+                    static_cast<double>(*w.model.weight_bytes) /
+                    static_cast<double>(w.model.params);
+    // llama.cpp keeps a model's token embedding in host memory (as for the target).
+    if (w.engine && w.engine->memory == MemoryPolicy::LlamaCpp && p.total() > 0)
+        c.weights -= c.weights * p.embedding / p.total();
+    inference_activations(d, c);
+    m.read_weights = c.weights;
+    m.weights = s.mtp() && s.weights_in_target ? 0.0 : c.weights;
+    m.kv_cache = c.kv_cache;
+    // The target's cache for the K drafted positions beyond the context.
+    Components t;
+    inference_activations(w, t);
+    m.lookahead_kv =
+        w.seq > 0 ? t.kv_cache * static_cast<double>(s.tokens) / static_cast<double>(w.seq) : 0.0;
+    return m;
+}
 
 namespace memory_detail {
 
@@ -361,6 +405,37 @@ MemoryEstimate estimate_memory(const Workload& w) {
                 "gradients and state, after activations are freed; --optimizer-impl fused "
                 "avoids it",
                 format_gib(to_bytes(0.5 * c.optimizer))));
+    }
+    if (w.speculation && !w.trains()) {
+        const Speculation& s = *w.speculation;
+        const DraftMemory d = draft_memory(w);
+        const bool split = w.gpus > 1 && (w.parallel == Parallel::Tp || w.parallel == Parallel::Pp);
+        const double n = split ? static_cast<double>(w.gpus) : 1.0;
+        const auto share = [n](double v) { return format_gib(to_bytes(v / n)); };
+        std::string weights_note;
+        if (s.mtp() && s.weights_in_target)
+            weights_note = fmt::format(
+                "its weights ({}) are already in the model's weights (the checkpoint count "
+                "holds them; vLLM loads them for MTP speculative decoding only)",
+                share(d.read_weights));
+        else if (s.mtp())
+            weights_note = fmt::format(
+                "{} of weights, which the model's published count leaves out (counted as the "
+                "checkpoint stores them, with its own embedding and head)",
+                share(d.weights));
+        else
+            weights_note = fmt::format(
+                "{} of weights in the plan's format, {}{}", share(d.weights),
+                w.quant.none() ? std::string(to_string(w.precision)) : w.quant.text(),
+                w.engine && w.engine->id == "vllm" && !w.quant.none()
+                    ? " (vLLM loads a draft unquantized unless its speculative_config gives a "
+                      "quantization)"
+                    : "");
+        e.notes.push_back(fmt::format(
+            "draft {}: {}; {} of its own KV cache at the same context and batch; {} of the "
+            "model's KV cache for the {} drafted position{} a step verifies past the context",
+            sanitize(s.draft.name, 60), weights_note, share(d.kv_cache), share(d.lookahead_kv),
+            s.tokens, s.tokens == 1 ? "" : "s"));
     }
     if ((w.optimizer == Optimizer::PagedAdamW8bit || w.optimizer == Optimizer::PagedAdamW32bit) &&
         w.trains())

@@ -136,6 +136,7 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
             c.gradients /= n;
             c.optimizer /= n;
             c.kv_cache /= n;
+            c.draft /= n;  // the draft split as the target (vLLM's draft_tensor_parallel_size)
             c.activations /= n;
             c.logits /= n;
             c.workspace /= n;
@@ -147,6 +148,7 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
             c.gradients /= n;
             c.optimizer /= n;
             c.kv_cache /= n;
+            c.draft /= n;  // the draft's layers split over the stages too (llama.cpp's default)
             if (full && amp) c.workspace /= n;
             return n;
         case Parallel::None:

@@ -531,13 +531,12 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
         a.expert_bias = traits.expert_bias;
         a.shared_expert_gate = traits.shared_expert_gate && a.shared_intermediate > 0;
     }
-    if (traits.mtp_counted) {
-        a.mtp_layers = int_field(j, {"num_nextn_predict_layers"}, source);
-        if (a.mtp_layers > a.layers)
-            throw InputError(fmt::format(
-                "{}: 'num_nextn_predict_layers' = {} is more than num_hidden_layers ({})", source,
-                a.mtp_layers, a.layers));
-    }
+    a.nextn_predict_layers = int_field(j, {"num_nextn_predict_layers"}, source);
+    if (a.nextn_predict_layers > a.layers)
+        throw InputError(
+            fmt::format("{}: 'num_nextn_predict_layers' = {} is more than num_hidden_layers ({})",
+                        source, a.nextn_predict_layers, a.layers));
+    if (traits.mtp_counted) a.mtp_layers = a.nextn_predict_layers;
     // Multi-head latent attention.
     a.kv_lora_rank = int_field(j, {"kv_lora_rank"}, source);
     if (a.kv_lora_rank > 0) {

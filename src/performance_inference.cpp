@@ -112,6 +112,140 @@ double weights_read_share(const Architecture& a, double tokens) {
     return (1.0 - routed) + routed * distinct_experts(e, k, tokens) / e;
 }
 
+namespace {
+
+// A forward's host time: the engine's launches per layer, and Hugging Face's
+// per-expert Python loop and FP8 linears where they apply.
+double host_seconds(const Workload& w) {
+    const Engine& e = *w.engine;
+    const Architecture& a = w.model.arch;
+    double host = static_cast<double>(a.total_layers()) * e.layer_overhead_s;
+    if (per_expert_loop(e, a)) {
+        const double moe_layers = static_cast<double>(a.layers - a.dense_layers);
+        double iteration = speed_fit("hf_expert_iteration_s");
+        if (w.quant.format && w.quant.format->tensor_path == "fp8")
+            iteration += 3.0 * speed_fit("hf_fp8_linear_s");
+        host += moe_layers * static_cast<double>(a.experts) * iteration;
+    } else if (e.id == "transformers" && w.quant.format && w.quant.format->tensor_path == "fp8") {
+        // Transformers' fine-grained FP8 linears quantise each input and run a
+        // Triton block GEMM: launches beyond the 16-bit linear's.
+        host += static_cast<double>(a.layers) * 7.0 * speed_fit("hf_fp8_linear_s");
+    }
+    return host;
+}
+
+struct DecodeStep {
+    double seconds = 0;
+    bool compute_bound = false;
+};
+
+// One forward of the plan's batch at `positions` tokens per sequence, with
+// `weight_bytes` and `kv_bytes` the weights and KV cache one GPU reads: a
+// decode step at 1, speculative decoding's verification pass at K + 1
+// (the same weights and cache read once for every position; the matmuls
+// grow with the positions, so a large batch turns it compute-bound).
+DecodeStep decode_step(const Workload& w, const Gpu& gpu, const PlanLinks& links,
+                       double weight_bytes, double kv_bytes, double positions) {
+    const Engine& e = *w.engine;
+    const Architecture& a = w.model.arch;
+    const double n = static_cast<double>(w.gpus);
+    const double active = static_cast<double>(w.model.active_params);
+    const double b = static_cast<double>(w.batch);
+    const double tokens = b * positions;
+    const double layers = static_cast<double>(a.total_layers());
+    const double h = static_cast<double>(a.hidden);
+    const double bw =
+        gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
+    const AttainableRate path = engine_rate(w, e, gpu);
+    const std::optional<double> rate =
+        path.tflops ? std::optional(*path.tflops * 1e12 * compute_platform_factor(gpu, path) *
+                                    e.prefill_efficiency)
+                    : std::nullopt;
+    const auto dequant_tokens = dequant_from_tokens(w, e);
+    const ParamCounts counts = count_params(a);
+    const double linear = static_cast<double>(counts.active_linear);
+    // A dequantising kernel reads the packed weights and writes their 16-bit copy.
+    const double dequant_bytes = weight_bytes + 2.0 * linear / n;
+
+    // A step reads the weights the batch touches and the KV cache (half full
+    // on average over the generation).
+    const double avg_ctx = static_cast<double>(w.prompt) + static_cast<double>(w.gen) / 2.0;
+    const double kv_read = kv_bytes * (w.seq > 0 ? avg_ctx / static_cast<double>(w.seq) : 1.0);
+    // Hugging Face's SDPA path and litgpt's attention expand grouped K and V
+    // to every query head before the kernel (transformers' repeat_kv in
+    // integrations/sdpa_attention.py; litgpt's k.expand for n_query_groups):
+    // each step writes the expanded copy and the kernel reads it. Hugging
+    // Face's DynamicCache also concatenates each step's K and V to the cache
+    // (torch.cat: the whole cache read and written again); litgpt
+    // preallocates its cache.
+    const double groups = a.kv_heads > 0 && a.heads > a.kv_heads
+                              ? static_cast<double>(a.heads) / static_cast<double>(a.kv_heads)
+                              : 1.0;
+    const double expansion = groups > 1.0 ? 1.0 + 2.0 * groups : 1.0;
+    double kv_passes = 1.0;
+    if (e.id == "transformers") kv_passes = 2.0 + expansion;
+    if (e.id == "litgpt") kv_passes = expansion;
+    double bytes = weight_bytes * weights_read_share(a, tokens) + kv_read * kv_passes;
+    if (dequant_tokens && tokens >= *dequant_tokens) bytes += dequant_bytes;
+    const double memory_time = bytes / bw;
+    const double compute_time = rate ? 2.0 * active * tokens / n / *rate : 0.0;
+    // Pipeline stages run one after another; tensor-parallel shards at once.
+    const double stages = w.parallel == Parallel::Pp ? n : 1.0;
+    // Tensor parallel: two all-reduces of the layer's activations per layer
+    // and step, each paying its steps' latency plus the bytes over the link
+    // (the alpha-beta model of a collective).
+    double comm = 0;
+    if (w.parallel == Parallel::Tp && w.gpus > 1) {
+        const double msg = 2.0 * (n - 1.0) / n * tokens * h * 2.0;
+        const double steps = links.one_shot ? 1.0 : 2.0 * (n - 1.0);
+        comm = 2.0 * layers * (steps * links.latency_s + msg / (links.gbps * 1e9));
+    } else if (w.parallel == Parallel::Pp && w.gpus > 1) {
+        comm = (n - 1.0) * (links.latency_s + tokens * h * 2.0 / (links.gbps * 1e9));
+    }
+    const double host = host_seconds(w);
+    const double gpu_time = std::max(memory_time, compute_time) * stages;
+    DecodeStep out;
+    out.seconds = eager(e) ? std::max(gpu_time, host) + comm : gpu_time + host + comm;
+    out.compute_bound = compute_time > memory_time;
+    return out;
+}
+
+// Speculative decoding (--draft): each step the draft runs K decode steps
+// one after another on the batch, then the target verifies K + 1 positions
+// per sequence in one pass; a step yields (1 - a^(K+1)) / (1 - a) tokens per
+// sequence (speculative.hpp). `plain` is the plan's decode step without it.
+void speculative_decode(Performance& perf, const Workload& w, const Gpu& gpu,
+                        const PlanLinks& links, double weight_bytes, double kv_bytes,
+                        double plain_step) {
+    const Speculation& s = *w.speculation;
+    const DraftMemory d = draft_memory(w);
+    const bool split = w.gpus > 1 && (w.parallel == Parallel::Tp || w.parallel == Parallel::Pp);
+    const double n = split ? static_cast<double>(w.gpus) : 1.0;
+    Workload draft = w;
+    draft.model = s.draft;
+    draft.speculation.reset();
+    const DecodeStep verify =
+        decode_step(w, gpu, links, weight_bytes, kv_bytes, static_cast<double>(s.tokens) + 1.0);
+    const DecodeStep propose =
+        decode_step(draft, gpu, links, d.read_weights / n, d.kv_cache / n, 1.0);
+    const double b = static_cast<double>(w.batch);
+    SpeculativeRate r;
+    r.draft_tokens = s.tokens;
+    r.acceptance = s.acceptance;
+    r.tokens_per_step = expected_tokens_per_step(s.acceptance, s.tokens);
+    r.draft_step_seconds = propose.seconds;
+    r.verify_seconds = verify.seconds;
+    r.step_seconds = static_cast<double>(s.tokens) * propose.seconds + verify.seconds;
+    r.without_tokens_per_s = b / plain_step;
+    perf.decode_tokens_per_s =
+        speculative_tokens_per_s(b, s.tokens, s.acceptance, propose.seconds, verify.seconds);
+    r.speedup = *perf.decode_tokens_per_s / r.without_tokens_per_s;
+    perf.bound = verify.compute_bound ? Bound::Compute : Bound::Memory;
+    perf.speculative = r;
+}
+
+}  // namespace
+
 double language_inference(Performance& perf, const Workload& w, const MemoryEstimate& memory,
                           const Gpu& gpu, const PlanLinks& links) {
     const Engine& e = *w.engine;
@@ -136,58 +270,12 @@ double language_inference(Performance& perf, const Workload& w, const MemoryEsti
     // A dequantising kernel reads the packed weights and writes their 16-bit copy.
     const double dequant_bytes = weight_bytes + 2.0 * linear / n;
 
-    // Decode: a step reads the weights the batch touches and the KV cache
-    // (half full on average over the generation).
     const double kv = static_cast<double>(memory.get(&Components::kv_cache));
-    const double avg_ctx = static_cast<double>(w.prompt) + static_cast<double>(w.gen) / 2.0;
-    const double kv_read = kv * (w.seq > 0 ? avg_ctx / static_cast<double>(w.seq) : 1.0);
-    // Hugging Face's SDPA path and litgpt's attention expand grouped K and V
-    // to every query head before the kernel (transformers' repeat_kv in
-    // integrations/sdpa_attention.py; litgpt's k.expand for n_query_groups):
-    // each step writes the expanded copy and the kernel reads it. Hugging
-    // Face's DynamicCache also concatenates each step's K and V to the cache
-    // (torch.cat: the whole cache read and written again); litgpt
-    // preallocates its cache.
-    const double groups = a.kv_heads > 0 && a.heads > a.kv_heads
-                              ? static_cast<double>(a.heads) / static_cast<double>(a.kv_heads)
-                              : 1.0;
-    const double expansion = groups > 1.0 ? 1.0 + 2.0 * groups : 1.0;
-    double kv_passes = 1.0;
-    if (e.id == "transformers") kv_passes = 2.0 + expansion;
-    if (e.id == "litgpt") kv_passes = expansion;
-    double bytes = weight_bytes * weights_read_share(a, b) + kv_read * kv_passes;
-    if (dequant_tokens && b >= *dequant_tokens) bytes += dequant_bytes;
-    const double memory_time = bytes / bw;
-    const double compute_time = rate ? 2.0 * active * b / n / *rate : 0.0;
-    // Pipeline stages run one after another; tensor-parallel shards at once.
-    const double stages = w.parallel == Parallel::Pp ? n : 1.0;
-    // Tensor parallel: two all-reduces of the layer's activations per layer
-    // and step, each paying its steps' latency plus the bytes over the link
-    // (the alpha-beta model of a collective).
-    double comm = 0;
-    if (w.parallel == Parallel::Tp && w.gpus > 1) {
-        const double msg = 2.0 * (n - 1.0) / n * b * h * 2.0;
-        const double steps = links.one_shot ? 1.0 : 2.0 * (n - 1.0);
-        comm = 2.0 * layers * (steps * links.latency_s + msg / (links.gbps * 1e9));
-    } else if (w.parallel == Parallel::Pp && w.gpus > 1) {
-        comm = (n - 1.0) * (links.latency_s + b * h * 2.0 / (links.gbps * 1e9));
-    }
-    double host = layers * e.layer_overhead_s;
-    if (per_expert_loop(e, a)) {
-        const double moe_layers = static_cast<double>(a.layers - a.dense_layers);
-        double iteration = speed_fit("hf_expert_iteration_s");
-        if (w.quant.format && w.quant.format->tensor_path == "fp8")
-            iteration += 3.0 * speed_fit("hf_fp8_linear_s");
-        host += moe_layers * static_cast<double>(a.experts) * iteration;
-    } else if (e.id == "transformers" && w.quant.format && w.quant.format->tensor_path == "fp8") {
-        // Transformers' fine-grained FP8 linears quantise each input and run a
-        // Triton block GEMM: launches beyond the 16-bit linear's.
-        host += static_cast<double>(a.layers) * 7.0 * speed_fit("hf_fp8_linear_s");
-    }
-    const double gpu_time = std::max(memory_time, compute_time) * stages;
-    const double step = eager(e) ? std::max(gpu_time, host) + comm : gpu_time + host + comm;
-    perf.bound = compute_time > memory_time ? Bound::Compute : Bound::Memory;
-    perf.decode_tokens_per_s = b / step;
+    const DecodeStep step = decode_step(w, gpu, links, weight_bytes, kv, 1.0);
+    perf.bound = step.compute_bound ? Bound::Compute : Bound::Memory;
+    perf.decode_tokens_per_s = b / step.seconds;
+    if (w.speculation) speculative_decode(perf, w, gpu, links, weight_bytes, kv, step.seconds);
+    const double host = host_seconds(w);
 
     if (rate) {
         // Prefill: 2 FLOPs per active weight per token, plus causal attention

@@ -99,8 +99,14 @@ const Engine* plan_engine(const Workload& w, const Gpu& gpu) {
     if (w.trains() || w.is_fixed() || w.engine == nullptr) return w.engine;
     const QuantFamily family = weight_family(w);
     if (w.engine_given || engine_fit(*w.engine, gpu, family, false).runs) return w.engine;
+    // A plan that drafts (--draft) needs an engine that runs its kind of draft.
+    const auto drafts = [&w](const Engine& e) {
+        if (!w.speculation) return true;
+        const EngineSpeculation* s = speculative_data().engine(e.id);
+        return s != nullptr && (w.speculation->mtp() ? s->mtp : s->draft_model);
+    };
     for (const Engine& e : engines())
-        if (e.inference && !e.library && takes_kv(e, w.kv_dtype) &&
+        if (e.inference && !e.library && takes_kv(e, w.kv_dtype) && drafts(e) &&
             engine_fit(e, gpu, family, false).runs)
             return &e;
     return w.engine;  // none runs: the software rule says why

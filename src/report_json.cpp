@@ -80,6 +80,33 @@ void write_image_workload(json::Writer& j, const Workload& w) {
 
 }  // namespace
 
+namespace {
+
+// "draft": speculative decoding's draft, its tokens a step and acceptance
+// rate with where each came from, or null.
+void write_draft(json::Writer& j, const Workload& w) {
+    j.key("draft");
+    if (!w.speculation) {
+        j.null();
+        return;
+    }
+    const Speculation& s = *w.speculation;
+    j.begin_object();
+    j.field("model", s.draft.name);
+    j.field("kind", kDraftKinds.name(s.kind));
+    j.field("params", s.draft.params);
+    j.field("draft_tokens", s.tokens);
+    j.field("draft_tokens_basis", s.tokens_basis);
+    j.field("draft_tokens_assumed", s.tokens_assumed);
+    j.field("acceptance", std::round(s.acceptance * 1000.0) / 1000.0);
+    j.field("acceptance_basis", s.acceptance_basis);
+    j.field("acceptance_given", s.acceptance_given);
+    j.field("weights_in_model", s.weights_in_target);
+    j.end_object();
+}
+
+}  // namespace
+
 void write_workload(json::Writer& j, const Workload& w) {
     const Architecture& a = w.model.arch;
     if (w.is_image()) {
@@ -134,6 +161,7 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("kv_dtype", to_string(w.kv_dtype));
         j.field("engine", w.engine ? w.engine->id : std::string_view("none"));
         j.field("mixed_precision", to_string(w.mixed));
+        write_draft(j, w);
     } else {
         j.field("mixed_precision", to_string(w.mixed));
         j.field("optimizer", to_string(w.optimizer));
@@ -254,6 +282,22 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("streams_max", rounded_rate(p.streams_max));
     j.field("seconds_per_clip", rounded_rate(p.seconds_per_clip));
     j.field("video_frames_per_s", rounded_rate(p.video_frames_per_s));
+    j.key("speculative");
+    if (!p.speculative) {
+        j.null();
+    } else {
+        const SpeculativeRate& r = *p.speculative;
+        j.begin_object();
+        j.field("draft_tokens", r.draft_tokens);
+        j.field("acceptance", std::round(r.acceptance * 1000.0) / 1000.0);
+        j.field("tokens_per_step", rounded_rate(r.tokens_per_step));
+        j.field("draft_step_seconds", rounded_rate(r.draft_step_seconds));
+        j.field("verify_seconds", rounded_rate(r.verify_seconds));
+        j.field("step_seconds", rounded_rate(r.step_seconds));
+        j.field("decode_tokens_per_s_without_draft", rounded_rate(r.without_tokens_per_s));
+        j.field("speedup", rounded_rate(r.speedup));
+        j.end_object();
+    }
     // Each rate's [low, high] from its phase's band; null when either is absent.
     const auto range = [&](std::string_view key, const std::optional<double>& v,
                            const std::optional<std::pair<double, double>>& band, bool inverse) {

@@ -115,6 +115,15 @@ Table performance_table(const Performance& p) {
                                         format_rate(std::optional<double>(r.peak)))});
     }
     add("decode", p.decode_tokens_per_s, " tok/s");
+    if (p.speculative) {
+        // An estimate that rests on the acceptance rate (speculative.hpp).
+        const SpeculativeRate& r = *p.speculative;
+        t.rows.push_back({"with draft", fmt::format("{} tokens a step (K {}, acceptance {:.2f}): "
+                                                    "an estimate",
+                                                    format_rate(r.tokens_per_step), r.draft_tokens,
+                                                    r.acceptance)});
+        add("without draft", std::optional<double>(r.without_tokens_per_s), " tok/s");
+    }
     add("prefill", p.prefill_tokens_per_s, " tok/s");
     add("time to first token", p.time_to_first_token_s, " s");
     add("training", p.train_tokens_per_s, " tok/s");
@@ -239,6 +248,17 @@ std::string workload_text(const Workload& w) {
         out += fmt::format(
             "  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n",
             w.batch, w.prompt, w.gen, to_string(w.kv_dtype), w.engine ? w.engine->id : "none");
+    }
+    if (w.speculation) {
+        const Speculation& s = *w.speculation;
+        out += fmt::format(
+            "  draft      {} ({} parameters{}), {} token{} a step, acceptance {:.2f}{}\n",
+            sanitize(s.draft.name, 80), format_count(s.draft.params),
+            s.mtp() ? fmt::format(", {} MTP layer{}", s.draft.arch.layers,
+                                  s.draft.arch.layers == 1 ? "" : "s")
+                    : std::string(),
+            s.tokens, s.tokens == 1 ? "" : "s", s.acceptance,
+            s.acceptance_given ? " (given)" : " (typical, assumed)");
     }
     if (w.uses_lora())
         out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));

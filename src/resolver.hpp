@@ -113,6 +113,13 @@ class Resolver {
     // --- inference settings -------------------------------------------------------------
     void inference_settings();
 
+    // --- speculative decoding (workload_draft.cpp) -----------------------------------
+    // --draft, --draft-tokens and --draft-acceptance: the draft, its tokens a
+    // step and the acceptance rate, each default with its source.
+    void speculation();
+    Model draft_model(const Arg& a) const;
+    Model mtp_model(const Arg& a) const;
+
     // --- GPUs -------------------------------------------------------------------------------
     void gpus();
 

@@ -75,6 +75,7 @@ Workload Resolver::run() {
     tokens();
     lora();
     inference_settings();
+    speculation();
     gpus();
     train_offload();
     estimator();

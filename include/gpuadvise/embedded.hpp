@@ -15,4 +15,5 @@
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rules.hpp"
+#include "gpuadvise/speculative.hpp"
 #include "gpuadvise/task.hpp"

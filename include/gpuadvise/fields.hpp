@@ -68,6 +68,9 @@ enum class Field : std::uint8_t {
     Vpp,
     GlobalBatch,
     Engine,
+    Draft,
+    DraftTokens,
+    DraftAcceptance,
     Estimator,
     // image generation, vision and video
     Resolution,

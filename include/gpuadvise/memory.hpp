@@ -28,6 +28,9 @@ namespace gpuadvise {
 struct Components {
     double weights = 0, adapters = 0, gradients = 0, optimizer = 0, activations = 0, logits = 0,
            kv_cache = 0, workspace = 0, requirement = 0, runtime = 0;
+    // Speculative decoding (--draft): the draft's weights and KV cache, and
+    // the target's KV for the positions a step verifies beyond the context.
+    double draft = 0;
     // Image generation pipelines: `weights` is the denoiser (UNet or DiT).
     double text_encoders = 0, vae = 0;
     double pool = 0;
@@ -43,7 +46,7 @@ struct ComponentName {
     std::string_view key;    // "weights_bytes"
     std::string_view label;  // "weights"
 };
-inline constexpr std::array<ComponentName, 12> kComponentNames{{
+inline constexpr std::array<ComponentName, 13> kComponentNames{{
     {&Components::weights, "weights_bytes", "weights"},
     {&Components::text_encoders, "text_encoders_bytes", "text encoders"},
     {&Components::vae, "vae_bytes", "vae"},
@@ -53,6 +56,7 @@ inline constexpr std::array<ComponentName, 12> kComponentNames{{
     {&Components::activations, "activations_bytes", "activations"},
     {&Components::logits, "logits_bytes", "logits"},
     {&Components::kv_cache, "kv_cache_bytes", "kv cache"},
+    {&Components::draft, "draft_bytes", "draft"},
     {&Components::workspace, "workspace_bytes", "workspace"},
     {&Components::requirement, "requirement_bytes", "requirement"},
     {&Components::runtime, "runtime_bytes", "runtime"},
@@ -94,6 +98,24 @@ struct MemoryEstimate {
 
     std::uint64_t get(double Components::*member) const;
 };
+
+// What speculative decoding (--draft) adds to a plan, for the whole model
+// before a multi-GPU split (docs/memory-model.md, "Speculative decoding"):
+// the draft's weights in the plan's weight format (a model file's bits per
+// weight for a GGUF target), its KV cache at the same context and batch,
+// and the target's KV cache for the K positions a step verifies past the
+// context. An MTP draft's weights are 0 where the target's count already
+// holds them (GLM-4.5); `read_weights` is what one draft step reads either
+// way (an MTP layer with its head).
+struct DraftMemory {
+    double weights = 0;
+    double read_weights = 0;
+    double kv_cache = 0;
+    double lookahead_kv = 0;
+    double total() const { return weights + kv_cache + lookahead_kv; }
+};
+// Zero without a draft.
+DraftMemory draft_memory(const Workload& workload);
 
 // Bytes per weight for a storage format, scales included.
 double weight_bytes_per_param(const Quant& quant, Precision precision, bool double_quant);

@@ -80,6 +80,10 @@ struct Architecture {
     // them (2 x hidden to hidden) and three norms. Weights, never a token's
     // active path (engines run them only to draft tokens).
     std::int64_t mtp_layers = 0;
+    // The multi-token-prediction layers config.json declares
+    // (num_nextn_predict_layers), counted in `mtp_layers` or not (DeepSeek-V3's
+    // published 671B leaves its MTP module out): what `--draft mtp` drafts with.
+    std::int64_t nextn_predict_layers = 0;
     // Multi-head latent attention (DeepSeek V2/V3): the KV cache holds
     // kv_lora_rank + qk_rope_head_dim values per token and layer.
     std::int64_t q_lora_rank = 0;

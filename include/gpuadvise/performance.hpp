@@ -68,9 +68,28 @@ struct PlanLinks {
     bool one_shot = true;
 };
 
+// Speculative decoding (--draft) on a plan: the draft's K decode steps and
+// the target's verification pass of K + 1 positions, the tokens a step
+// yields at the acceptance rate, and the decode rate without the draft. An
+// estimate that rests on the acceptance rate (docs/performance-model.md).
+struct SpeculativeRate {
+    std::int64_t draft_tokens = 0;
+    double acceptance = 0;
+    double tokens_per_step = 0;       // per sequence: (1 - a^(K+1)) / (1 - a)
+    double draft_step_seconds = 0;    // one of the draft's K steps on the batch
+    double verify_seconds = 0;        // the target's pass over K + 1 positions
+    double step_seconds = 0;          // K x draft + verify
+    double without_tokens_per_s = 0;  // the plan's decode rate without a draft
+    double speedup = 0;               // with over without (below 1: the draft costs more)
+};
+
 struct Performance {
     Bound bound = Bound::Unknown;
     std::optional<double> decode_tokens_per_s;  // aggregate over the batch and the plan's GPUs
+    // --draft: how the decode rate above was reached (nullopt without a
+    // draft, and for plans whose speed model does not count it: offload and
+    // mixed boxes).
+    std::optional<SpeculativeRate> speculative;
     std::optional<double> prefill_tokens_per_s;
     std::optional<double> time_to_first_token_s;
     std::optional<double> train_tokens_per_s;

@@ -18,6 +18,7 @@
 #include "gpuadvise/layout.hpp"
 #include "gpuadvise/model.hpp"
 #include "gpuadvise/quant.hpp"
+#include "gpuadvise/speculative.hpp"
 #include "gpuadvise/task.hpp"
 
 namespace gpuadvise {
@@ -341,6 +342,28 @@ struct ServingLoad {
     bool has_targets() const { return ttft_s.has_value() || min_user_tokens_per_s.has_value(); }
 };
 
+// Speculative decoding (--draft): what drafts, how many tokens a step, and
+// the acceptance rate the speed rests on, each with where it came from
+// (docs/performance-model.md, "Speculative decoding").
+struct Speculation {
+    DraftKind kind = DraftKind::Model;
+    // The draft as a model of its own: a preset or a size, or for MTP the
+    // checkpoint's MTP layers (one decoder layer each, with the copies of the
+    // embedding and head the checkpoint stores and eh_proj).
+    Model draft;
+    std::string given;             // as typed: "llama-3.2-1b", "1B", "mtp"
+    std::int64_t tokens = 0;       // K: tokens drafted per step
+    std::string tokens_basis;      // "--draft-tokens", "llama.cpp's --draft-max default", ...
+    bool tokens_assumed = false;   // no engine default: data/speculative.json's assumption
+    double acceptance = 0;         // alpha: the per-token acceptance rate
+    std::string acceptance_basis;  // "--draft-acceptance" or the data row's pair and source
+    bool acceptance_given = false;
+    // MTP: the layers' weights are already in the target's weights (GLM-4.5
+    // counts them); DeepSeek-V3's count leaves them out, so the draft adds them.
+    bool weights_in_target = false;
+    bool mtp() const { return kind == DraftKind::Mtp; }
+};
+
 struct Workload {
     Model model;
     Method method = Method::Inference;
@@ -393,6 +416,8 @@ struct Workload {
     const TaskPreset* task = nullptr;
     ImageSettings image;  // image and vision workloads only
     ServingLoad load{};   // --users, --rps and the latency targets (inference only)
+    // --draft: speculative decoding (language-model inference only).
+    std::optional<Speculation> speculation = std::nullopt;
     // The user's measured runs (calibrate), applied where the key matches;
     // null when there is no calibration file. Owned by the caller.
     const struct Calibration* calibration = nullptr;

@@ -118,6 +118,13 @@ int cmd_fit(Context& ctx) {
         throw InputError(
             "fit needs --gpu (a catalog id, 'local', or a list like rtx-3090,rtx-3060-12gb); "
             "--vram then sets its memory");
+    // A draft belongs to one target; fit tries every model.
+    for (const Field f : {Field::Draft, Field::DraftTokens, Field::DraftAcceptance})
+        if (const auto& v = r.get(f))
+            throw InputError(fmt::format(
+                "{} drafts for one model, and fit tries every model; use estimate --model M "
+                "{} D --gpu G for one pair",
+                v->origin, spec(Field::Draft).flag));
     Request base = r;
     // The model files are read here; the workload sees each file as a rung.
     for (const Field f :

@@ -5,7 +5,7 @@
 // A bad data file fails the build with the parser's message. A unit test
 // checks that every generated table equals a runtime parse of its file.
 // Usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS BANDS NETWORKS
-//        ENERGY CLOUD_PRICES ATTAINABLE OUTPUT.cpp
+//        ENERGY CLOUD_PRICES ATTAINABLE SPECULATIVE OUTPUT.cpp
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -23,6 +23,7 @@
 #include "gpuadvise/platform.hpp"
 #include "gpuadvise/quant.hpp"
 #include "gpuadvise/rules.hpp"
+#include "gpuadvise/speculative.hpp"
 #include "gpuadvise/task.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -412,9 +413,9 @@ std::string text_constant(const char* name, const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 14) {
+    if (argc != 15) {
         std::cerr << "usage: gpuadvise_gen_data GPUS QUANTS ENGINES TASKS RULES MODELS PLATFORMS "
-                     "BANDS NETWORKS ENERGY CLOUD_PRICES ATTAINABLE OUTPUT_CPP\n";
+                     "BANDS NETWORKS ENERGY CLOUD_PRICES ATTAINABLE SPECULATIVE OUTPUT_CPP\n";
         return 2;
     }
     std::ostringstream out;
@@ -423,9 +424,10 @@ int main(int argc, char** argv) {
                           tasks = read(argv[4]), rules = read(argv[5]), models = read(argv[6]),
                           platforms = read(argv[7]), bands = read(argv[8]),
                           networks = read(argv[9]), energy = read(argv[10]), cloud = read(argv[11]),
-                          attainable = read(argv[12]);
+                          attainable = read(argv[12]), speculative = read(argv[13]);
         parse_networks(networks, "data/networks.json");
         parse_energy(energy, "data/energy.json");
+        const SpeculativeData spec = parse_speculative(speculative, "data/speculative.json");
         const CloudPrices rent = parse_cloud_prices(cloud, "data/cloud_prices.json");
         parse_error_bands(bands, "data/error_bands.json");  // a bad file fails the build
         const Catalog c = parse_catalog(gpus, "data/gpus.json");
@@ -450,6 +452,12 @@ int main(int argc, char** argv) {
                 kOptimizers.parse(
                     row.training->optimizer,
                     "data/engines.json: " + std::string(row.id) + ": training.optimizer");
+        // Every engine of the speculative decoding rows is an engine of engines.json.
+        for (const EngineSpeculation& row : spec.engines)
+            if (std::none_of(e.rows.begin(), e.rows.end(),
+                             [&](const Engine& engine) { return engine.id == row.engine; }))
+                throw std::runtime_error("data/speculative.json: " + row.engine +
+                                         " is not an engine id of data/engines.json");
         const auto t = parse_tasks(tasks, "data/tasks.json");
         const auto r = parse_rule_data(rules, "data/rules.json");
         const auto p = parse_platforms(platforms, "data/platforms.json");
@@ -503,12 +511,13 @@ int main(int argc, char** argv) {
             << text_constant("rules_json", rules) << text_constant("platforms_json", platforms)
             << text_constant("error_bands_json", bands) << text_constant("networks_json", networks)
             << text_constant("energy_json", energy) << text_constant("attainable_json", attainable)
+            << text_constant("speculative_json", speculative)
             << "\n}  // namespace gpuadvise::embedded\n";
     } catch (const std::exception& ex) {
         std::cerr << "gpuadvise_gen_data: " << ex.what() << "\n";
         return 1;
     }
-    std::ofstream file(argv[13], std::ios::binary);
+    std::ofstream file(argv[14], std::ios::binary);
     file << out.str();
     return file ? 0 : 1;
 }

@@ -63,6 +63,9 @@ std::string_view networks_json() {
 std::string_view energy_json() {
     absent();
 }
+std::string_view speculative_json() {
+    absent();
+}
 CloudPrices build_cloud_prices() {
     absent();
 }

@@ -57,6 +57,12 @@ std::vector<Case> cases() {
         {{m, "8B", "--vendor", ""}, "--vendor ''"},
         {{m, "8B", "--segment", "gaming"}, "--segment 'gaming'"},
         {{m, "8B", "--gpus", "2", "--parallel", "tpp"}, "did you mean 'tp'"},
+        // speculative decoding (--draft)
+        {{m, "8B", "--draft", "mtp"}, "--draft mtp"},
+        {{m, "8B", "--draft", "ghost-1b"}, "--draft 'ghost-1b'"},
+        {{m, "8B", "--draft", "1B", "--draft-acceptance", "most"}, "--draft-acceptance 'most'"},
+        {{m, "8B", "--draft-acceptance", "0.5"}, "--draft-acceptance"},
+        {{m, "8B", "--method", "full", "--draft", "1B"}, "--draft applies to --method inference"},
         // numbers
         {{m, "8B", "--batch", "0"}, "--batch '0'"},
         {{m, "8B", "--batch", "-1"}, "--batch '-1'"},

@@ -56,6 +56,10 @@ const std::vector<Golden>& goldens() {
         {"estimate-full-8b-8gpus",
          {"estimate", "--model", "8B", "--method", "full", "--gpus", "8"}},
         {"estimate-gpu-json", {"estimate", "--model", "8B", "--gpu", "rtx-4090", "--json"}},
+        // Speculative decoding: a 70B FP8 target drafted by Llama 3.2 1B (issue 24).
+        {"estimate-draft-70b-h100",
+         {"estimate", "--model", "llama-3.1-70b", "--quant", "fp8", "--draft", "llama-3.2-1b",
+          "--gpu", "h100-sxm5"}},
         // 8B LoRA at the document's batch 4 x 512 with the fp32-upcast loss: 24.0 GiB,
         // just over the card since the pool is modelled from the allocator (issue 26).
         {"check-lora-4090", {"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora"}, 1},
@@ -233,7 +237,7 @@ bool register_all(std::index_sequence<I...>) {
 }
 
 // The table's size, checked below against goldens().
-constexpr std::size_t kGoldens = 37;
+constexpr std::size_t kGoldens = 38;
 const bool registered = register_all(std::make_index_sequence<kGoldens>{});
 
 }  // namespace

@@ -133,6 +133,11 @@ const std::vector<Args> kWorkloads{
     {"--model", "8B", "--seq", "1", "--batch", "64", "--no-flash-attn"},
     {"--model", "405B", "--method", "full"},
     {"--model", "8B", "--parallel", "tp"},
+    // Speculative decoding: a draft model, a checkpoint's MTP layers, llama.cpp's draft.
+    {"--model", "llama-3.1-70b", "--draft", "llama-3.2-1b"},
+    {"--model", "deepseek-v3", "--draft", "mtp", "--draft-acceptance", "0.9"},
+    {"--model", "8B", "--quant", "q4_k_m", "--engine", "llama.cpp", "--draft", "1B",
+     "--draft-tokens", "8"},
 };
 
 // One card of each vendor, platform, link and form factor, and one without a price.
