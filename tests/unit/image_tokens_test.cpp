@@ -33,6 +33,11 @@ ImageTokens tokens(const char* id, std::int64_t width, std::int64_t height) {
     return image_tokens_of(v, *rule, width, height, "--image-size");
 }
 
+Workload vlm(const std::string& model, const std::string& images, const std::string& size) {
+    return workload({{Field::Model, model}, {Field::Images, images}, {Field::ImageSize, size}},
+                    embedded::model_presets());
+}
+
 }  // namespace
 
 TEST_CASE("every modelled vision tower of a preset has its family's rule") {
@@ -141,4 +146,50 @@ TEST_CASE("Mistral Small 3.1: 28 px merged patches, a break token ending each ro
     CHECK(wide.outputs == 55 * 28);
     CHECK(wide.tokens == 55 * 28 + 28);
     CHECK(tokens("mistral-small-3.1-24b", 1024, 1024).tokens == 37 * 38);
+}
+
+TEST_CASE("images join the prompt, and their size defaults to the native input") {
+    const Workload text = workload({{Field::Model, "qwen2.5-vl-7b"}}, embedded::model_presets());
+    const Workload w = vlm("qwen2.5-vl-7b", "4", "1280x720");
+    CHECK(w.images.tokens() == 4 * 1198);
+    CHECK(w.prompt == text.prompt + 4 * 1198);
+    CHECK(w.seq == text.seq + 4 * 1198);
+    CHECK(w.gen == text.gen);
+    // Gemma 3 has a native input (vision_config image_size 896), said as assumed.
+    const Workload g =
+        workload({{Field::Model, "gemma-3-4b"}, {Field::Images, "2"}}, embedded::model_presets());
+    CHECK(g.images.width == 896);
+    CHECK(g.images.size_assumed);
+    CHECK(std::any_of(g.assumed.begin(), g.assumed.end(),
+                      [](const std::string& a) { return a.find("image-size=896x896") == 0; }));
+    // Training: the sequence holds them.
+    const Workload t = workload({{Field::Model, "qwen2.5-vl-7b"},
+                                 {Field::Method, "lora"},
+                                 {Field::Images, "2"},
+                                 {Field::ImageSize, "448"},
+                                 {Field::Seq, "512"}},
+                                embedded::model_presets());
+    CHECK(t.seq == 512 + 2 * (16 * 16 + 2));
+    // Llama 3.2 Vision: one token each in the text, the rest in cross-attention.
+    const Workload m = vlm("llama-3.2-90b-vision", "2", "1280x720");
+    CHECK(m.prompt == text.prompt + 2);
+    CHECK(m.images.cross_tokens() == 2 * 4 * 1601);
+}
+
+TEST_CASE("images are refused where they cannot apply") {
+    const auto& presets = embedded::model_presets();
+    CHECK_THROWS_WITH(workload({{Field::Model, "llama-3.1-8b"}, {Field::Images, "2"}}, presets),
+                      Catch::Contains("--images 2: llama-3.1-8b has no vision encoder") &&
+                          Catch::Contains("drop --images"));
+    CHECK_THROWS_WITH(workload({{Field::Model, "qwen2.5-vl-7b"}, {Field::Images, "1"}}, presets),
+                      Catch::Contains("add --image-size WxH"));
+    CHECK_THROWS_WITH(
+        workload({{Field::Model, "gemma-3-4b"}, {Field::ImageSize, "896x896"}}, presets),
+        Catch::Contains("add --images"));
+    CHECK_THROWS_AS(workload({{Field::Model, "gemma-3-4b"}, {Field::Images, "0"}}, presets),
+                    InputError);
+    CHECK_THROWS_AS(vlm("gemma-3-4b", "1", "wide"), InputError);
+    CHECK_THROWS_AS(vlm("qwen2.5-vl-7b", "1", "10000x40"), InputError);
+    CHECK_THROWS_WITH(workload({{Field::Model, "sdxl"}, {Field::Images, "1"}}, presets),
+                      Catch::Contains("applies to language models"));
 }
