@@ -193,3 +193,73 @@ TEST_CASE("images are refused where they cannot apply") {
     CHECK_THROWS_WITH(workload({{Field::Model, "sdxl"}, {Field::Images, "1"}}, presets),
                       Catch::Contains("applies to language models"));
 }
+
+TEST_CASE("Llama 3.2 Vision's cross-attention state follows --images") {
+    const Workload one = vlm("llama-3.2-90b-vision", "1", "560");
+    const Workload four = vlm("llama-3.2-90b-vision", "4", "1280x720");
+    const Architecture& a = one.model.arch;
+    const double per_token = 2.0 * static_cast<double>(a.kv_dim()) * 2.0;  // bf16 keys and values
+    const double cross = static_cast<double>(a.cross_attention_layers);
+    const MemoryEstimate m1 = estimate_memory(one), m4 = estimate_memory(four);
+    const double kv1 = static_cast<double>(m1.get(&Components::kv_cache));
+    const double kv4 = static_cast<double>(m4.get(&Components::kv_cache));
+    // 4 images of 4 tiles keep 16 tiles' tokens where one of one tile keeps 1601;
+    // the text KV grows by the 3 more <|image|> tokens.
+    const double text_layers = static_cast<double>(a.kv_layers());
+    CHECK(kv4 - kv1 ==
+          Approx(cross * (16 * 1601 - 1601) * per_token + text_layers * 3 * per_token));
+}
+
+// "Larger" is the same aspect ratio scaled up: at a cap (Pixtral's longest
+// side, Qwen2.5-VL's max_pixels) an image of another shape can keep fewer
+// pixels, and tokens, than a smaller one, as the processors do.
+TEST_CASE("more or larger images never reduce memory or the time to the first token") {
+    const Gpu& gpu = resolve_gpu(embedded::catalog(), "h100-sxm5", "--gpu");
+    const std::vector<std::vector<std::string>> ladders = {
+        {"224", "448", "560", "896", "1120", "1540", "2048", "3000"},
+        {"320x180", "640x360", "1280x720", "1920x1080", "2560x1440", "3840x2160"}};
+    for (const char* model :
+         {"qwen2.5-vl-7b", "llama-3.2-90b-vision", "gemma-3-4b", "mistral-small-3.1-24b"}) {
+        for (const char* method : {"inference", "lora", "full"}) {
+            INFO(model << " " << method);
+            const auto at = [&](int images, const std::string& size) {
+                const Workload w = workload({{Field::Model, model},
+                                             {Field::Method, method},
+                                             {Field::Images, std::to_string(images)},
+                                             {Field::ImageSize, size}},
+                                            embedded::model_presets());
+                const MemoryEstimate m = estimate_memory(w);
+                const Performance p = estimate_performance(w, m, gpu);
+                // Training: the framework's peak (a longer sequence can shrink the
+                // allocator's modelled pool when the optimizer step is the peak)
+                // and the optimizer step's time.
+                const std::uint64_t bytes = w.trains() ? m.allocated_bytes : m.per_gpu_bytes;
+                const double time = w.trains() ? p.step_seconds.value_or(0.0)
+                                               : p.time_to_first_token_s.value_or(0.0);
+                return std::pair{bytes, time};
+            };
+            for (const auto& ladder : ladders) {
+                for (const std::string& size : ladder) {
+                    auto last = at(1, size);
+                    for (int n : {2, 3, 5, 8}) {
+                        INFO(size << " x " << n);
+                        const auto now = at(n, size);
+                        CHECK(now.first >= last.first);
+                        CHECK(now.second >= last.second);
+                        last = now;
+                    }
+                }
+                for (int n : {1, 4}) {
+                    auto last = at(n, ladder.front());
+                    for (std::size_t i = 1; i < ladder.size(); ++i) {
+                        INFO(n << " x " << ladder[i]);
+                        const auto now = at(n, ladder[i]);
+                        CHECK(now.first >= last.first);
+                        CHECK(now.second >= last.second);
+                        last = now;
+                    }
+                }
+            }
+        }
+    }
+}
