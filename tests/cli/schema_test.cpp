@@ -133,6 +133,10 @@ const std::vector<Args> kWorkloads{
     {"--model", "8B", "--seq", "1", "--batch", "64", "--no-flash-attn"},
     {"--model", "405B", "--method", "full"},
     {"--model", "8B", "--parallel", "tp"},
+    // A vision-language request's images (issue 24): workload.images, image_encode_seconds.
+    {"--model", "qwen2.5-vl-7b", "--images", "4", "--image-size", "1280x720"},
+    {"--model", "llama-3.2-90b-vision", "--method", "lora", "--images", "2", "--image-size",
+     "1120x560"},
 };
 
 // One card of each vendor, platform, link and form factor, and one without a price.
