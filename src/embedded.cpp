@@ -17,4 +17,9 @@ const ModelGenerations& model_generations() {
     return g;
 }
 
+const std::vector<VisionInputRule>& vision_inputs() {
+    static const std::vector<VisionInputRule> v = parse_vision_inputs(models_json(), kModelsSource);
+    return v;
+}
+
 }  // namespace gpuadvise::embedded

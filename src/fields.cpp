@@ -45,6 +45,8 @@ bool applies_to_images(Field f) {
         case Field::Seq:
         case Field::Prompt:
         case Field::Gen:
+        case Field::Images:
+        case Field::ImageSize:
         case Field::Users:
         case Field::Rps:
         case Field::Context:

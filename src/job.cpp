@@ -65,9 +65,9 @@ void finish_job(Performance& perf, const Workload& w, const JobOptions& job,
     }
     // Every figure is finite or absent: an overflow is not a number to print.
     for (auto* v :
-         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.step_seconds,
-          &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh, &perf.usd_per_million_tokens,
-          &perf.mfu, &perf.gpu_hours, &perf.job_tokens, &perf.days})
+         {&perf.prefill_tokens_per_s, &perf.time_to_first_token_s, &perf.image_encode_seconds,
+          &perf.step_seconds, &perf.job_hours, &perf.job_cost_usd, &perf.energy_kwh,
+          &perf.usd_per_million_tokens, &perf.mfu, &perf.gpu_hours, &perf.job_tokens, &perf.days})
         if (*v && !std::isfinite(**v)) v->reset();
 }
 

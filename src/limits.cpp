@@ -78,7 +78,8 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
         }
         return w;
     };
-    const std::int64_t floor = base.trains() ? 1 : base.gen + 1;
+    // A context holds the images' tokens (--images) and one text token at least.
+    const std::int64_t floor = base.images.tokens() + (base.trains() ? 1 : base.gen + 1);
     out.max_context_tokens =
         largest(floor, cap, [&](std::int64_t ctx) { return probe(with_context(ctx)); });
     if (const std::int64_t chunks = 2 * plan.layout_request.cp.value_or(1);

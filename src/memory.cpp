@@ -121,9 +121,18 @@ void inference_activations(const Workload& w, Components& c) {
             a.is_mla() ? static_cast<double>(a.kv_lora_rank + a.qk_rope_head_dim)
                        : 2.0 * static_cast<double>(a.kv_dim());
         c.kv_cache = kv_tokens_per_sequence(w) * per_token_layer * b * kv_dtype_bytes(w.kv_dtype);
-        // Linear-attention and state-space layers keep a fixed state per sequence.
-        c.kv_cache += static_cast<double>(a.kv_free_layers) *
-                      static_cast<double>(a.state_bytes_per_layer) * b;
+        // Linear-attention and state-space layers keep a fixed state per
+        // sequence; Llama 3.2 Vision's cross-attention layers the keys and
+        // values of its images' tokens: of one image at most tiles unless
+        // --images says how many and how large.
+        double state_layers = static_cast<double>(a.kv_free_layers);
+        if (w.images.any() && a.cross_attention_layers > 0) {
+            const double cross = static_cast<double>(a.cross_attention_layers);
+            state_layers -= cross;
+            c.kv_cache += cross * static_cast<double>(w.images.cross_tokens()) * 2.0 *
+                          static_cast<double>(a.kv_dim()) * kv_dtype_bytes(w.kv_dtype) * b;
+        }
+        c.kv_cache += state_layers * static_cast<double>(a.state_bytes_per_layer) * b;
     }
     // Prefill peak of one layer: residual, normed input, q/k/v, attention
     // output and the FFN's gate, up and product, for every prompt token.
@@ -141,6 +150,9 @@ void inference_activations(const Workload& w, Components& c) {
     c.logits = a.encoder_only
                    ? 0.0
                    : b * static_cast<double>(a.vocab) * (act + 4.0);  // last position + fp32 copy
+    // The vision encoder runs before the prefill that reads its tokens: the
+    // peak is the larger of the two.
+    c.activations = std::max(c.activations, vision_encoder_peak(w));
 }
 
 // FP8 training keeps what bf16 mixed precision keeps (fp32 master weights,
@@ -230,6 +242,10 @@ void language_components(const Workload& w, Components& c, double* trainable, do
     if (w.trains()) {
         training_state(w, p, *trainable, c, paged_bytes);
         training_activations(w, c);
+        // A trained tower keeps its saved tensors through the language model's
+        // pass; a frozen one (LoRA, QLoRA) runs before it, without a graph.
+        c.activations = w.method == Method::Full ? c.activations + vision_training_saved(w)
+                                                 : std::max(c.activations, vision_encoder_peak(w));
     } else {
         inference_activations(w, c);
         c.draft = draft_memory(w).total();

@@ -80,6 +80,12 @@ struct TensorGroup {
 // recompute) and the loss's tensors.
 std::vector<TensorGroup> step_tensors(const Workload& w);
 
+// A vision-language model's images (memory_vision.cpp): the encoder's
+// activation peak over the images it runs at once, and, when full training
+// trains the tower, what its layers keep for backward (0 otherwise).
+double vision_encoder_peak(const Workload& w);
+double vision_training_saved(const Workload& w);
+
 // What the caching allocator holds beyond the allocated peak
 // (memory_pool.cpp).
 double allocator_pool(const Workload& w, const Components& c, double allocated);

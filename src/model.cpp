@@ -251,6 +251,7 @@ ModelGenerations parse_model_generations(std::string_view json_text, std::string
     json::ObjectReader root(doc.root(), source);
     root.opt_integer("schema", 1, 1);
     root.required("models");
+    root.get("vision_inputs");  // parse_vision_inputs reads it
     ModelGenerations out = read_generations(root, source);
     root.finish();
     return out;
@@ -278,6 +279,7 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
     root.opt_integer("schema", 1, 1);
     const json::Value models = root.required("models");
     if (!models.is_array()) root.fail("models", "must be an array");
+    root.get("vision_inputs");  // parse_vision_inputs reads it
     const ModelGenerations generations = read_generations(root, source);
     root.finish();
     std::vector<ModelPreset> presets;

@@ -29,10 +29,21 @@ double mllama_image_tokens(const json::Value& vision, std::string_view source) {
 // transformers modules; absent keys take the configuration class's default.
 struct VisionCount {
     double linear = 0, other = 0;
+    VisionTower tower;  // the shape, for the images of a request
 };
+// The widths every family shares, read once.
+void tower_widths(VisionTower& t, double h, double i, double layers, double heads, double patch) {
+    t.hidden = static_cast<std::int64_t>(h);
+    t.intermediate = static_cast<std::int64_t>(i);
+    t.layers = static_cast<std::int64_t>(layers);
+    t.heads = static_cast<std::int64_t>(heads);
+    t.patch = static_cast<std::int64_t>(patch);
+    t.full_attention_layers = t.layers;
+}
 // SigLIP (modeling_siglip.py, SiglipVisionConfig defaults) with Gemma 3's
 // projector: mm_input_projection_weight (vision x text hidden) and an RMSNorm.
-VisionCount siglip_for_gemma3(const json::Value& v, double text_hidden, std::string_view source) {
+VisionCount siglip_for_gemma3(const json::Value& root, const json::Value& v, double text_hidden,
+                              std::string_view source) {
     const double h = dim(v, "hidden_size", 768, source);
     const double i = dim(v, "intermediate_size", 3072, source);
     const double layers = dim(v, "num_hidden_layers", 12, source);
@@ -49,6 +60,19 @@ VisionCount siglip_for_gemma3(const json::Value& v, double text_hidden, std::str
         c.other += h + 4 * h + 2 * h + i + h;
     }
     c.other += h * text_hidden + h;
+    // Gemma3MultiModalProjector pools the patches to mm_tokens_per_image
+    // (Gemma3Config's default 256) and projects each to the text width.
+    VisionTower& t = c.tower;
+    t.input = ImageInput::Pooled;
+    tower_widths(t, h, i, layers, dim(v, "num_attention_heads", 12, source), patch);
+    t.image_size = static_cast<std::int64_t>(dim(v, "image_size", 224, source));
+    t.pooled_tokens = static_cast<std::int64_t>(dim(root, "mm_tokens_per_image", 256, source));
+    if (t.pooled_tokens < 1 || t.pooled_tokens > static_cast<std::int64_t>(side * side))
+        throw InputError(fmt::format("{}: 'mm_tokens_per_image' = {} must be 1 to the {} patches",
+                                     source, t.pooled_tokens, side * side));
+    t.patch_linear = static_cast<std::int64_t>(layers * (4 * h * h + 2 * h * i));
+    t.token_linear = static_cast<std::int64_t>(h * text_hidden);
+    t.output_hidden = static_cast<std::int64_t>(text_hidden);
     return c;
 }
 // Qwen2.5-VL's vision transformer (modeling_qwen2_5_vl.py): a Conv3d patch
@@ -70,6 +94,22 @@ VisionCount qwen2_5_vl_vision(const json::Value& v, double text_hidden, std::str
     const double merged = h * merge * merge;
     c.linear += merged * merged + merged * out;
     c.other += h + merged + out;
+    // Windowed attention (Qwen2_5_VLVisionConfig: window_size 112 pixels)
+    // except in the fullatt_block_indexes layers (default 7, 15, 23, 31).
+    VisionTower& t = c.tower;
+    t.input = ImageInput::DynamicResolution;
+    tower_widths(t, h, i, depth, dim(v, "num_heads", 16, source), patch);
+    t.gated_mlp = true;
+    t.merge = static_cast<std::int64_t>(merge);
+    t.window = static_cast<std::int64_t>(dim(v, "window_size", 112, source));
+    const std::vector<std::int64_t> full = index_list(v, "fullatt_block_indexes", source);
+    t.full_attention_layers = v.find("fullatt_block_indexes")
+                                  ? static_cast<std::int64_t>(full.size())
+                                  : std::min<std::int64_t>(4, t.layers);
+    t.full_attention_layers = std::min(t.full_attention_layers, t.layers);
+    t.patch_linear = static_cast<std::int64_t>(depth * (4 * h * h + 3 * h * i));
+    t.token_linear = static_cast<std::int64_t>(merged * merged + merged * out);
+    t.output_hidden = static_cast<std::int64_t>(out);
     return c;
 }
 // Llama 3.2 Vision's encoder (modeling_mllama.py): tiled patches with gated
@@ -96,6 +136,16 @@ VisionCount mllama_vision(const json::Value& v, double text_hidden, std::string_
     c.other += (layers + global) * (i + h + 4 * h) + 2 * global;
     c.linear += out * text_hidden;
     c.other += text_hidden;
+    // Every tile's patches and class token run through the local and the
+    // global layers, then the projector, one image's tiles attending together.
+    VisionTower& t = c.tower;
+    t.input = ImageInput::Tiles;
+    tower_widths(t, h, i, layers + global, dim(v, "attention_heads", 16, source), patch);
+    t.image_size = static_cast<std::int64_t>(dim(v, "image_size", 448, source));
+    t.max_tiles = static_cast<std::int64_t>(tiles);
+    t.patch_linear = static_cast<std::int64_t>((layers + global) * (4 * h * h + 2 * h * i));
+    t.token_linear = static_cast<std::int64_t>(out * text_hidden);
+    t.output_hidden = static_cast<std::int64_t>(text_hidden);
     return c;
 }
 // Llama 4's vision encoder (modeling_llama4.py): an unfolded-patch linear, a
@@ -138,6 +188,17 @@ VisionCount pixtral_for_mistral3(const json::Value& root, const json::Value& v, 
     c.other += h;
     c.linear += h * merge * merge * h + h * text_hidden + text_hidden * text_hidden;
     if (bool_field(root, "multimodal_projector_bias", false, source)) c.other += 2 * text_hidden;
+    // Images keep their aspect ratio under a longest side of image_size.
+    VisionTower& t = c.tower;
+    t.input = ImageInput::PatchRows;
+    tower_widths(t, h, i, layers, dim(v, "num_attention_heads", 16, source), patch);
+    t.gated_mlp = true;
+    t.merge = static_cast<std::int64_t>(merge);
+    t.image_size = static_cast<std::int64_t>(dim(v, "image_size", 1024, source));
+    t.patch_linear = static_cast<std::int64_t>(layers * (4 * h * h + 3 * h * i));
+    t.token_linear = static_cast<std::int64_t>(h * merge * merge * h + h * text_hidden +
+                                               text_hidden * text_hidden);
+    t.output_hidden = static_cast<std::int64_t>(text_hidden);
     return c;
 }
 }  // namespace
@@ -171,16 +232,23 @@ void read_vision(const json::Value& root, Architecture& a, std::string_view sour
     const std::string vsource = fmt::format("{} vision_config", source);
     const double text_hidden = static_cast<double>(a.hidden);
     std::optional<VisionCount> c;
-    if (top == "gemma3" && (type.empty() || type == "siglip_vision_model"))
-        c = siglip_for_gemma3(*vision, text_hidden, vsource);
-    else if (top == "qwen2_5_vl")
+    std::string_view family;  // the key of its rule in data/models.json "vision_inputs"
+    if (top == "gemma3" && (type.empty() || type == "siglip_vision_model")) {
+        c = siglip_for_gemma3(root, *vision, text_hidden, vsource);
+        family = "gemma3";
+    } else if (top == "qwen2_5_vl") {
         c = qwen2_5_vl_vision(*vision, text_hidden, vsource);
-    else if (top == "mllama" || type == "mllama_vision_model")
+        family = "qwen2_5_vl";
+    } else if (top == "mllama" || type == "mllama_vision_model") {
         c = mllama_vision(*vision, text_hidden, vsource);
-    else if (top == "llama4" || type == "llama4_vision_model")
+        family = "mllama";
+    } else if (top == "llama4" || type == "llama4_vision_model") {
         c = llama4_vision(*vision, text_hidden, vsource);
-    else if (top == "mistral3" && (type.empty() || type == "pixtral"))
+        family = "llama4";
+    } else if (top == "mistral3" && (type.empty() || type == "pixtral")) {
         c = pixtral_for_mistral3(root, *vision, text_hidden, vsource);
+        family = "mistral3";
+    }
     if (!c) {
         a.vision_unknown = type.empty() ? top : type;
         if (a.vision_unknown.empty()) a.vision_unknown = "unnamed";
@@ -189,6 +257,14 @@ void read_vision(const json::Value& root, Architecture& a, std::string_view sour
     a.vision_model = type.empty() ? top : type;
     a.vision_linear = bounded_count(c->linear, "vision encoder", vsource);
     a.vision_other = bounded_count(c->other, "vision encoder", vsource);
+    a.vision = c->tower;
+    a.vision.family = std::string(family);
+    if (a.vision.modelled() &&
+        (a.vision.patch < 1 || a.vision.hidden < 1 || a.vision.layers < 1 || a.vision.merge < 1))
+        throw InputError(
+            fmt::format("{}: the vision tower needs a patch_size, hidden_size, layers and a merge "
+                        "of at least 1",
+                        vsource));
 }
 
 }  // namespace gpuadvise::model_detail

@@ -23,9 +23,9 @@ void scale_rates(Performance& p, double f) {
                     &p.images_per_s, &p.streams_max, &p.mfu, &p.video_frames_per_s})
         if (*v) **v *= f;
     for (auto* v :
-         {&p.step_seconds, &p.micro_step_seconds, &p.time_to_first_token_s, &p.seconds_per_image,
-          &p.denoise_step_seconds, &p.seconds_per_clip, &p.job_hours, &p.gpu_hours, &p.job_cost_usd,
-          &p.energy_kwh, &p.usd_per_million_tokens})
+         {&p.step_seconds, &p.micro_step_seconds, &p.time_to_first_token_s, &p.image_encode_seconds,
+          &p.seconds_per_image, &p.denoise_step_seconds, &p.seconds_per_clip, &p.job_hours,
+          &p.gpu_hours, &p.job_cost_usd, &p.energy_kwh, &p.usd_per_million_tokens})
         if (*v) **v /= f;
     p.paging_seconds /= f;
 }
@@ -312,6 +312,7 @@ Performance estimate_split_performance(const Workload& w, const MemoryEstimate& 
     const double prompt = static_cast<double>(w.prompt);
     const double prefill_flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
     double decode = layers * e.layer_overhead_s, prefill = layers * e.layer_overhead_s;
+    bool encoded = false;  // the images run on the first stage's card
     double watts = 0, hop_gbps = 1e300;
     bool compute_bound = false, timed_prefill = true;
     for (const SplitStage& s : stages) {
@@ -326,6 +327,13 @@ Performance estimate_split_performance(const Workload& w, const MemoryEstimate& 
                 *path.tflops * 1e12 * compute_platform_factor(g, path) * e.prefill_efficiency;
             compute_time = 2.0 * active * b * s.share / rate;
             prefill += s.share * prefill_flops / rate;
+            if (!encoded && w.images.any()) {
+                const double encode = image_encode_seconds(
+                    w, static_cast<double>(whole.get(&Components::weights)), rate, 1.0, bw);
+                prefill += encode;
+                perf.image_encode_seconds = encode;
+            }
+            encoded = true;
         } else {
             timed_prefill = false;
         }
@@ -386,8 +394,10 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
         const double flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
         const double ubatches = std::ceil(prompt * b / kPrefillUbatch);
         const double pcie = gpu.pcie_gbps().value_or(16.0) * 1e9;
-        const double seconds =
-            flops / rate + ubatches * plan.host_weight_bytes / pcie + layers * e.layer_overhead_s;
+        const double encode = image_encode_seconds(w, plan.gpu_read_bytes, rate, 1.0, gpu_bw);
+        const double seconds = flops / rate + ubatches * plan.host_weight_bytes / pcie +
+                               layers * e.layer_overhead_s + encode;
+        if (w.images.any()) perf.image_encode_seconds = encode;
         perf.prefill_tokens_per_s = prompt * b / seconds;
         perf.time_to_first_token_s = seconds;
     }

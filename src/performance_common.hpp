@@ -85,6 +85,18 @@ AttainableRate engine_rate(const Workload& w, const Engine& e, const Gpu& gpu);
 // The share of the engine's bandwidth profile a decode reaches on the
 // card's software platform (platform_efficiency; MLX's profile is its own).
 double decode_platform_share(const Gpu& gpu, const Engine& e);
+// A vision-language model's images of one step (--images): the FLOPs of
+// encoding every image of the batch, and for Llama 3.2 Vision the attention
+// of the prompt's tokens to the images' tokens in the cross-attention layers
+// (performance_inference.cpp); 0 without images.
+double image_step_flops(const Workload& w);
+// Seconds that encoding takes on a card at `rate` FLOP/s, `speedup` cards
+// sharing it (tensor parallel), reading the tower's share of `weight_bytes`
+// at `bandwidth` bytes/s at least once (once per image when the engine
+// encodes one at a time).
+double image_encode_seconds(const Workload& w, double weight_bytes, double rate, double speedup,
+                            double bandwidth);
+
 // A language model's decode and prefill on the plan (performance_inference.cpp);
 // returns generated tokens per hour (for the serving cost).
 double language_inference(Performance& perf, const Workload& w, const MemoryEstimate& memory,

@@ -246,6 +246,38 @@ void speculative_decode(Performance& perf, const Workload& w, const Gpu& gpu,
 
 }  // namespace
 
+double image_step_flops(const Workload& w) {
+    if (!w.images.any()) return 0.0;
+    const Architecture& a = w.model.arch;
+    const double b = static_cast<double>(w.batch);
+    const double images = static_cast<double>(w.images.count);
+    double flops = b * images * image_encode_flops(a, w.images.each);
+    // QK^T and AV of every prompt token over the images' keys in each
+    // cross-attention layer (Llama 3.2 Vision).
+    flops += 4.0 * b * static_cast<double>(a.cross_attention_layers) *
+             static_cast<double>(w.trains() ? w.seq : w.prompt) *
+             static_cast<double>(w.images.cross_tokens()) * static_cast<double>(a.q_dim());
+    return flops;
+}
+
+double image_encode_seconds(const Workload& w, double weight_bytes, double rate, double speedup,
+                            double bandwidth) {
+    if (!w.images.any() || !(rate > 0)) return 0.0;
+    const Architecture& a = w.model.arch;
+    const double width = static_cast<double>(std::max<std::int64_t>(a.vision.hidden, 1));
+    const double compute = image_step_flops(w) / (rate * width_efficiency(width) * speedup);
+    // The tower's share of the weights, read once per encoder pass.
+    const ParamCounts counts = count_params(a);
+    const double share = counts.total() > 0
+                             ? static_cast<double>(counts.vision_linear + counts.vision_other) /
+                                   static_cast<double>(counts.total())
+                             : 0.0;
+    const bool one_at_a_time = w.engine && w.engine->memory == MemoryPolicy::LlamaCpp;
+    const double passes = one_at_a_time ? static_cast<double>(w.batch * w.images.count) : 1.0;
+    const double reads = passes * weight_bytes * share / bandwidth;
+    return std::max(compute, reads);
+}
+
 double language_inference(Performance& perf, const Workload& w, const MemoryEstimate& memory,
                           const Gpu& gpu, const PlanLinks& links) {
     const Engine& e = *w.engine;
@@ -294,7 +326,10 @@ double language_inference(Performance& perf, const Workload& w, const MemoryEsti
             reads += chunks * dequant_bytes / elementwise_bandwidth(gpu);
         const double launches = chunks * host;
         const double work = std::max(compute, reads);
-        const double seconds = eager(e) ? std::max(work, launches) : work + launches;
+        // The vision encoder runs on the images before the prefill reads their tokens.
+        const double encode = image_encode_seconds(w, weight_bytes, *rate, speedup, bw);
+        const double seconds = (eager(e) ? std::max(work, launches) : work + launches) + encode;
+        if (w.images.any()) perf.image_encode_seconds = encode;
         perf.prefill_tokens_per_s = tokens / seconds;
         perf.time_to_first_token_s = seconds;
     }

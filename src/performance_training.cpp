@@ -122,6 +122,14 @@ MicroStep training_micro_step(const Workload& w, const MemoryEstimate& memory, c
     double per_token = (w.method == Method::Full ? 6.0 : 4.0) * active + 12.0 * layers * h * s;
     if (w.grad_ckpt) per_token += 2.0 * active + 4.0 * layers * h * s;
     out.matmul = tokens * per_token / (rate * width_efficiency(h));
+    // The vision encoder's forward over the images; full fine-tuning trains
+    // it too (backward twice the forward, a recomputed forward with
+    // checkpointing), LoRA and QLoRA leave it frozen (forward only).
+    if (w.images.any()) {
+        const double passes = w.method == Method::Full ? 3.0 + (w.grad_ckpt ? 1.0 : 0.0) : 1.0;
+        const double width = static_cast<double>(std::max<std::int64_t>(a.vision.hidden, 1));
+        out.matmul += passes * image_step_flops(w) / (rate * width_efficiency(width));
+    }
     // An MoE layer's routed experts are matrices moe_intermediate wide, fed a
     // few tokens each: the same width law at the narrower matrix.
     if (a.is_moe() && a.moe_intermediate > 0 && a.moe_intermediate < a.hidden) {

@@ -105,6 +105,32 @@ void write_draft(json::Writer& j, const Workload& w) {
     j.end_object();
 }
 
+// "image_tokens" (what the images add to each sequence, 0 without) and
+// "images": what each image became, or null.
+void write_images(json::Writer& j, const Workload& w) {
+    const PromptImages& im = w.images;
+    j.field("image_tokens", im.tokens());
+    j.key("images");
+    if (!im.any()) {
+        j.null();
+        return;
+    }
+    const ImageTokens& t = im.each;
+    j.begin_object();
+    j.field("count", im.count);
+    j.field("width", im.width);
+    j.field("height", im.height);
+    j.field("size_assumed", im.size_assumed);
+    j.field("mechanism", image_input_name(w.model.arch.vision.input));
+    j.field("resized_width", t.width);
+    j.field("resized_height", t.height);
+    j.field("tokens_per_image", t.tokens);
+    j.field("patches_per_image", t.patches);
+    j.field("tiles_per_image", t.tiles > 0 ? std::optional<std::int64_t>(t.tiles) : std::nullopt);
+    j.field("cross_attention_tokens", im.cross_tokens());
+    j.end_object();
+}
+
 }  // namespace
 
 void write_workload(json::Writer& j, const Workload& w) {
@@ -182,6 +208,7 @@ void write_workload(json::Writer& j, const Workload& w) {
     j.field("gpus", w.gpus);
     j.field("parallel", to_string(w.parallel));
     j.field("estimator", to_string(w.estimator));
+    write_images(j, w);
     strings(j, "assumed", w.assumed);
     strings(j, "warnings", w.warnings);
     j.end_object();
@@ -254,6 +281,7 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("paging_seconds", rounded_rate(std::optional<double>(p.paging_seconds)));
     j.field("offload_seconds", rounded_rate(std::optional<double>(p.offload_seconds)));
     j.field("time_to_first_token_s", rounded_rate(p.time_to_first_token_s));
+    j.field("image_encode_seconds", rounded_rate(p.image_encode_seconds));
     j.field("job_hours", rounded_rate(p.job_hours));
     j.field("job_cost_usd", rounded_rate(p.job_cost_usd));
     j.field("energy_kwh", rounded_rate(p.energy_kwh));

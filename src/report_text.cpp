@@ -126,6 +126,7 @@ Table performance_table(const Performance& p) {
     }
     add("prefill", p.prefill_tokens_per_s, " tok/s");
     add("time to first token", p.time_to_first_token_s, " s");
+    add("of it, image encoding", p.image_encode_seconds, " s");
     add("training", p.train_tokens_per_s, " tok/s");
     // A video plan's images are frames of its streams.
     add(p.streams_max ? "frames" : "images", p.images_per_s,
@@ -259,6 +260,16 @@ std::string workload_text(const Workload& w) {
                     : std::string(),
             s.tokens, s.tokens == 1 ? "" : "s", s.acceptance,
             s.acceptance_given ? " (given)" : " (typical, assumed)");
+    }
+    if (w.images.any()) {
+        const ImageTokens& t = w.images.each;
+        out += fmt::format(
+            "  images     {} x {}x{} -> {} token{} each, {} in the {} ({}x{}, {} patches)\n",
+            w.images.count, w.images.width, w.images.height, t.tokens, t.tokens == 1 ? "" : "s",
+            w.images.tokens(), w.trains() ? "sequence" : "prompt", t.width, t.height, t.patches);
+        if (t.cross_tokens > 0)
+            out += fmt::format("             cross-attention: {} tile{}, {} keys and values each\n",
+                               t.tiles, t.tiles == 1 ? "" : "s", t.cross_tokens);
     }
     if (w.uses_lora())
         out += fmt::format("  lora       rank {} on {}\n", w.lora_rank, lora_targets_text(w));

@@ -16,6 +16,14 @@ constexpr std::int64_t kMaxTokens = 100'000'000;
 constexpr std::int64_t kMaxBatch = 1'000'000;
 constexpr std::int64_t kMaxGpus = 16'384;
 
+// Width and height of "WxH" (a single number: a square), each 1 to 16384;
+// `square` is set when the text was one number.
+struct PixelSize {
+    std::int64_t width = 0, height = 0;
+    bool square = false;
+};
+PixelSize parse_pixel_size(std::string_view text, const std::string& origin);
+
 // A field's value and origin, when given.
 struct Arg {
     const Given* given = nullptr;
@@ -57,6 +65,12 @@ class Resolver {
     void frames(const DiffusionModel& d);
 
     void video();
+
+    // --- a vision-language model's images (workload_vision.cpp) ----------------
+    // --images and --image-size: what each image becomes in this model.
+    void prompt_images();
+    // The images' tokens joined to the prompt (inference) or sequence.
+    void add_image_tokens();
 
     // --- method and formats ----------------------------------------------------
     void method();

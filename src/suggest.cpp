@@ -286,7 +286,9 @@ class Search {
     }
     void context() {
         if (full() || !language()) return;
-        const std::int64_t asked = w_.trains() ? w_.seq : w_.prompt + w_.gen;
+        const std::int64_t total = w_.trains() ? w_.seq : w_.prompt + w_.gen;
+        // The flags count text tokens; the images' (--images) join them.
+        const std::int64_t asked = total - w_.images.tokens();
         // Contexts of at least kMinSuggestedContext; inference also holds --gen.
         const std::int64_t gen = w_.trains() ? 0 : w_.gen;
         const std::int64_t floor = std::max(kMinSuggestedContext, gen + 1);
@@ -304,8 +306,8 @@ class Search {
         const Workload& pw = p->workload;
         add(c, *p,
             w_.trains()
-                ? fmt::format("the longest sequence that fits (asked {} tokens)", asked)
-                : fmt::format("prompt {} + gen {} tokens (asked {})", pw.prompt, pw.gen, asked));
+                ? fmt::format("the longest sequence that fits (asked {} tokens)", total)
+                : fmt::format("prompt {} + gen {} tokens (asked {})", pw.prompt, pw.gen, total));
     }
 
     static double bits_of(const Workload& w) {

@@ -72,6 +72,7 @@ Workload Resolver::run() {
     applicability();
     engine();
     training();
+    prompt_images();
     tokens();
     lora();
     inference_settings();
@@ -423,6 +424,7 @@ void Resolver::tokens() {
         inference_tokens();
         serving_load();
     }
+    add_image_tokens();
     if (w_.model.arch.max_position > 0 && w_.seq > w_.model.arch.max_position)
         w_.warnings.push_back(
             fmt::format("{} tokens exceed the model's trained context (max_position_embeddings {})",
@@ -460,8 +462,14 @@ void Resolver::inference_tokens() {
     if (!has_prompt && !has_gen) {
         gen = std::max<std::int64_t>(1, std::min<std::int64_t>(512, seq / 4));
         prompt = std::max<std::int64_t>(1, seq - gen);
-        assume(has_seq ? fmt::format("prompt={} + gen={} tokens (split of {})", prompt, gen, sf)
-                       : fmt::format("seq=4096 context (prompt {} + gen {} tokens)", prompt, gen));
+        // With --images the flags count the text; the images' tokens join the prompt.
+        const std::string_view text = w_.images.any() ? " text" : "";
+        const std::string_view images =
+            w_.images.any() ? "; the images' tokens join the prompt" : "";
+        assume(has_seq ? fmt::format("prompt={} + gen={}{} tokens (split of {}{})", prompt, gen,
+                                     text, sf, images)
+                       : fmt::format("seq=4096{} context (prompt {} + gen {} tokens{})", text,
+                                     prompt, gen, images));
     } else if (!has_prompt) {
         prompt = has_seq ? seq - gen : 512;
         if (!has_seq) assume("prompt=512 tokens");

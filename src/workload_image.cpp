@@ -154,16 +154,12 @@ void Resolver::resolution(const ImageModel& im) {
         return;
     }
     const std::string_view text = trim(a.text());
-    const std::size_t x = text.find_first_of("xX");
-    const auto side = [&](std::string_view t) { return parse_positive_int(t, a.from(), 16384); };
-    if (x == std::string_view::npos) {
-        s.width = s.height = side(text);
+    const PixelSize size = parse_pixel_size(text, a.from());
+    s.width = size.width;
+    s.height = size.height;
+    if (size.square)
         assume(fmt::format("resolution={0}x{0} ({1} {2} read as a square)", s.width, a.from(),
                            quote(text)));
-    } else {
-        s.width = side(text.substr(0, x));
-        s.height = side(text.substr(x + 1));
-    }
     const std::int64_t step =
         im.diffusion ? im.diffusion->downsample *
                            (im.diffusion->denoiser == DenoiserKind::Dit ? im.diffusion->patch : 1)
@@ -173,6 +169,28 @@ void Resolver::resolution(const ImageModel& im) {
             "{} {}: {} needs both sides to be multiples of {} pixels (e.g. {}x{})", a.from(),
             quote(text), w_.model.name, step, std::max<std::int64_t>(step, s.width / step * step),
             std::max<std::int64_t>(step, s.height / step * step)));
+}
+
+PixelSize parse_pixel_size(std::string_view text, const std::string& origin) {
+    const std::size_t x = text.find_first_of("xX");
+    const auto digits = [](std::string_view t) {
+        return !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const bool square = x == std::string_view::npos;
+    if (square ? !digits(text) : !digits(text.substr(0, x)) || !digits(text.substr(x + 1)))
+        throw InputError(fmt::format(
+            "{} {} is not a size in pixels; give WxH (e.g. 1280x720) or one number for a square",
+            origin, quote(text)));
+    const auto side = [&](std::string_view t) { return parse_positive_int(t, origin, 16384); };
+    PixelSize out;
+    if (x == std::string_view::npos) {
+        out.width = out.height = side(text);
+        out.square = true;
+    } else {
+        out.width = side(text.substr(0, x));
+        out.height = side(text.substr(x + 1));
+    }
+    return out;
 }
 
 // Video generation: the clip's frames, 1 + a multiple of the VAE's temporal

@@ -40,6 +40,8 @@ enum class Field : std::uint8_t {
     Seq,
     Prompt,
     Gen,
+    Images,
+    ImageSize,
     Users,
     Rps,
     Context,

@@ -18,6 +18,45 @@ namespace gpuadvise {
 enum class MlpKind { Gated, Plain };  // SwiGLU/GeGLU (3 matrices) vs GELU/ReLU (2)
 enum class NormKind { RmsNorm, LayerNorm };
 
+// How a vision-language model's preprocessing turns one image into tokens
+// (model_image_tokens.cpp, docs/models.md "Images in a request"):
+// DynamicResolution resizes to multiples of patch x merge pixels within a
+// pixel budget (Qwen2.5-VL); Tiles splits it into up to max_tiles tiles of
+// image_size whose patches the cross-attention layers attend to (Llama 3.2
+// Vision); Pooled resizes to image_size and pools the patches to a fixed
+// count (Gemma 3); PatchRows keeps the aspect ratio under a longest side and
+// ends each row of merged patches with a break token (Pixtral in Mistral 3).
+enum class ImageInput : std::uint8_t { None, DynamicResolution, Tiles, Pooled, PatchRows };
+
+// A vision tower's shape as its vision_config gives it (absent keys: the
+// configuration class's defaults), for what images cost: their tokens, the
+// encoder's FLOPs and its activations. Filled by the families model_vision.cpp
+// counts; `input` None for the rest.
+struct VisionTower {
+    ImageInput input = ImageInput::None;
+    std::string family;  // the config's top-level model_type ("qwen2_5_vl"): its rule's key
+    std::int64_t hidden = 0, intermediate = 0, layers = 0, heads = 0;
+    bool gated_mlp = false;
+    std::int64_t patch = 0;  // pixels per patch side
+    std::int64_t merge = 1;  // patches merged into one token, per side (Qwen2.5-VL, Pixtral)
+    // The native input side (SigLIP's 896, Mllama's tile of 560), Pixtral's
+    // longest side (1540); 0 where the model has none (Qwen2.5-VL).
+    std::int64_t image_size = 0;
+    std::int64_t max_tiles = 0;  // Mllama: tiles per image at most
+    std::int64_t pooled_tokens =
+        0;  // Gemma 3: tokens per image after pooling (mm_tokens_per_image)
+    // Qwen2.5-VL: layers attending over the whole image (fullatt_block_indexes);
+    // the others attend within windows of `window` pixels a side.
+    std::int64_t full_attention_layers = 0;
+    std::int64_t window = 0;
+    // Linear weights every patch passes (the encoder's blocks), and those
+    // every output token passes (the merger or projector to the text width).
+    std::int64_t patch_linear = 0;
+    std::int64_t token_linear = 0;
+    std::int64_t output_hidden = 0;  // the width of the tokens it hands the language model
+    bool modelled() const { return input != ImageInput::None; }
+};
+
 struct Architecture {
     std::string model_type = "llama";
     std::int64_t layers = 0;  // decoder layers (per stack for encoder-decoder)
@@ -104,6 +143,7 @@ struct Architecture {
     std::int64_t vision_linear = 0;
     std::int64_t vision_other = 0;  // patch and position embeddings, norms, biases
     std::string vision_unknown;     // a vision_config of a family not counted
+    VisionTower vision;             // its shape, for the images of a request
     // The checkpoint's own weight format (quantization_config), if it has one.
     std::optional<CheckpointQuant> quantization;
     std::string torch_dtype;
@@ -227,11 +267,66 @@ bool looks_like_size(std::string_view name);
 [[noreturn]] void throw_unknown_model(const std::vector<ModelPreset>& presets,
                                       std::string_view name);
 
+// --- images in a request (model_image_tokens.cpp) ------------------------------
+// One family's preprocessing figures that config.json does not hold
+// (data/models.json "vision_inputs"): pixel budgets, the tokens around each
+// image, break tokens; each with its source. The mechanism is the code's.
+struct VisionInputFigure {
+    std::string name;
+    std::int64_t value = 0;
+    std::string source;
+};
+struct VisionInputRule {
+    std::string model_type;  // the config's top-level model_type: "qwen2_5_vl"
+    std::string name;        // "Qwen2.5-VL"
+    ImageInput input = ImageInput::None;
+    std::vector<VisionInputFigure> figures;
+    // A figure the mechanism needs; every one is checked present when parsed.
+    std::int64_t figure(std::string_view figure_name) const;
+};
+std::vector<VisionInputRule> parse_vision_inputs(std::string_view json_text,
+                                                 std::string_view source);
+const VisionInputRule* find_vision_rule(std::span<const VisionInputRule> rules,
+                                        std::string_view model_type);
+// The mechanism's name as data/models.json and docs/models.md spell it.
+std::string_view image_input_name(ImageInput input);
+
+// What one image of width x height pixels becomes in a model.
+struct ImageTokens {
+    // The size the processor hands the encoder (Mllama: the tiled canvas).
+    std::int64_t width = 0, height = 0;
+    // Tokens in the language model's sequence: the image's placeholders, row
+    // breaks and delimiters (Mllama: its one <|image|> token).
+    std::int64_t tokens = 0;
+    std::int64_t patches = 0;  // patches the encoder runs on (Mllama: every tile, padding included)
+    std::int64_t outputs = 0;  // tokens the merger or projector emits
+    std::int64_t tiles = 0;    // Mllama: tiles of the canvas
+    // Mllama: the image's tokens whose keys and values each cross-attention
+    // layer keeps (tiles x (patches + class token)); 0 for the others.
+    std::int64_t cross_tokens = 0;
+    // Patches each patch attends to: in the full-attention layers, and in
+    // the windowed ones (Qwen2.5-VL; the same as full elsewhere).
+    std::int64_t full_span = 0, window_span = 0;
+};
+// Throws InputError naming `origin` for a size the processor refuses
+// (Qwen2.5-VL: a side under its minimum or an aspect ratio over its maximum).
+ImageTokens image_tokens_of(const VisionTower& tower, const VisionInputRule& rule,
+                            std::int64_t width, std::int64_t height, std::string_view origin);
+// FLOPs of one image (2 per multiply-add): the encoder's linear weights over
+// its patches, its attention (QK^T and AV over each layer's span), the
+// merger or projector over its outputs, and for Llama 3.2 Vision the
+// cross-attention layers' key and value projections of its tokens.
+double image_encode_flops(const Architecture& a, const ImageTokens& t);
+// Elements one patch holds at an encoder layer's peak: the residual, the
+// normed input, q, k, v, the attention output and the MLP's intermediates.
+double vision_layer_elements(const VisionTower& tower);
+
 // The compiled-in presets (data/models.json): the JSON text, parsed on first use.
 namespace embedded {
 std::string_view models_json();
 const std::vector<ModelPreset>& model_presets();
 const ModelGenerations& model_generations();
+const std::vector<VisionInputRule>& vision_inputs();
 inline constexpr std::string_view kModelsSource = "embedded data/models.json";
 }  // namespace embedded
 

@@ -92,6 +92,9 @@ struct Performance {
     std::optional<SpeculativeRate> speculative;
     std::optional<double> prefill_tokens_per_s;
     std::optional<double> time_to_first_token_s;
+    // Of the time to first token: the vision encoder over the request's
+    // images (--images); nullopt without images.
+    std::optional<double> image_encode_seconds;
     std::optional<double> train_tokens_per_s;
     // One optimizer step: --grad-accum micro-steps (+ communication).
     std::optional<double> step_seconds;

@@ -327,6 +327,22 @@ struct ImageSettings {
     Codec codec = Codec::Av1;  // video: the codec the output is encoded in
 };
 
+// The images of each request (inference) or training sequence of a
+// vision-language model (--images, --image-size): how many, their size, and
+// what the model's preprocessing makes of one (model.hpp ImageTokens). Their
+// tokens are part of `prompt` and `seq`; `count` 0: a text-only workload.
+struct PromptImages {
+    std::int64_t count = 0;
+    std::int64_t width = 0, height = 0;  // as given (or the model's native size)
+    bool size_assumed = false;           // --image-size not given
+    ImageTokens each;
+    // Tokens all of them add to the language model's sequence.
+    std::int64_t tokens() const { return count * each.tokens; }
+    // Mllama: keys and values each cross-attention layer keeps for them.
+    std::int64_t cross_tokens() const { return count * each.cross_tokens; }
+    bool any() const { return count > 0; }
+};
+
 // Serving sized by its load (docs/ranking.md, "Serving sized by its load"):
 // --users (or --rps by Little's law) is the batch of concurrent sessions, and
 // the latency targets are what the `latency` rule holds each plan to.
@@ -415,6 +431,7 @@ struct Workload {
     std::optional<std::uint64_t> fixed_bytes;
     const TaskPreset* task = nullptr;
     ImageSettings image;  // image and vision workloads only
+    PromptImages images;  // a vision-language model's images per sequence (--images)
     ServingLoad load{};   // --users, --rps and the latency targets (inference only)
     // --draft: speculative decoding (language-model inference only).
     std::optional<Speculation> speculation = std::nullopt;

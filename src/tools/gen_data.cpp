@@ -485,6 +485,7 @@ int main(int argc, char** argv) {
                                          " is not a card id of data/gpus.json");
         // Presets are parsed at run time, but a bad one must fail the build.
         parse_model_presets(models, "data/models.json");
+        parse_vision_inputs(models, "data/models.json");
         // A task's pick must be a card of the catalog.
         for (const TaskPreset& task : t.rows)
             resolve_gpu(c, task.document_pick, "data/tasks.json document_pick");

@@ -39,6 +39,9 @@ const Catalog& catalog() {
 const std::vector<ModelPreset>& model_presets() {
     absent();
 }
+const std::vector<VisionInputRule>& vision_inputs() {
+    absent();
+}
 std::span<const QuantFormat> quant_formats() {
     absent();
 }

@@ -77,6 +77,10 @@ const std::vector<Golden>& goldens() {
         {"fit-4090", {"fit", "--gpu", "rtx-4090", "--top", "10"}},
         {"estimate-layout-70b-64gpus", kPretrain},
         {"recommend-sdxl", {"--model", "sdxl", "--resolution", "1024x1024", "--top", "5"}},
+        // A vision-language request: four 1280x720 images join the prompt (issue 24).
+        {"estimate-qwen2.5-vl-images-4090",
+         {"estimate", "--model", "qwen2.5-vl-7b", "--images", "4", "--image-size", "1280x720",
+          "--gpu", "rtx-4090"}},
         // Video generation: seconds per clip and generated frames per second.
         {"estimate-wan-1.3b-4090",
          {"estimate", "--model", "wan2.1-t2v-1.3b", "--frames", "81", "--resolution", "832x480",
@@ -237,7 +241,7 @@ bool register_all(std::index_sequence<I...>) {
 }
 
 // The table's size, checked below against goldens().
-constexpr std::size_t kGoldens = 38;
+constexpr std::size_t kGoldens = 39;
 const bool registered = register_all(std::make_index_sequence<kGoldens>{});
 
 }  // namespace

@@ -138,6 +138,10 @@ const std::vector<Args> kWorkloads{
     {"--model", "deepseek-v3", "--draft", "mtp", "--draft-acceptance", "0.9"},
     {"--model", "8B", "--quant", "q4_k_m", "--engine", "llama.cpp", "--draft", "1B",
      "--draft-tokens", "8"},
+    // A vision-language request's images (issue 24): workload.images, image_encode_seconds.
+    {"--model", "qwen2.5-vl-7b", "--images", "4", "--image-size", "1280x720"},
+    {"--model", "llama-3.2-90b-vision", "--method", "lora", "--images", "2", "--image-size",
+     "1120x560"},
 };
 
 // One card of each vendor, platform, link and form factor, and one without a price.
