@@ -134,6 +134,13 @@ double host_seconds(const Workload& w) {
     return host;
 }
 
+// A forward's matmul rate in FLOP/s: the engine's attainable rate on the
+// card at its prefill efficiency; nullopt when the card's peak is unknown.
+std::optional<double> forward_rate(const AttainableRate& path, const Gpu& gpu, const Engine& e) {
+    if (!path.tflops) return std::nullopt;
+    return *path.tflops * 1e12 * compute_platform_factor(gpu, path) * e.prefill_efficiency;
+}
+
 struct DecodeStep {
     double seconds = 0;
     bool compute_bound = false;
@@ -157,10 +164,7 @@ DecodeStep decode_step(const Workload& w, const Gpu& gpu, const PlanLinks& links
     const double bw =
         gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
     const AttainableRate path = engine_rate(w, e, gpu);
-    const std::optional<double> rate =
-        path.tflops ? std::optional(*path.tflops * 1e12 * compute_platform_factor(gpu, path) *
-                                    e.prefill_efficiency)
-                    : std::nullopt;
+    const std::optional<double> rate = forward_rate(path, gpu, e);
     const auto dequant_tokens = dequant_from_tokens(w, e);
     const ParamCounts counts = count_params(a);
     const double linear = static_cast<double>(counts.active_linear);
@@ -291,10 +295,7 @@ double language_inference(Performance& perf, const Workload& w, const MemoryEsti
         gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
     const AttainableRate path = engine_rate(w, e, gpu);
     if (path.tflops) perf.matmul_rate = path;
-    const std::optional<double> rate =
-        path.tflops ? std::optional(*path.tflops * 1e12 * compute_platform_factor(gpu, path) *
-                                    e.prefill_efficiency)
-                    : std::nullopt;
+    const std::optional<double> rate = forward_rate(path, gpu, e);
     const auto dequant_tokens = dequant_from_tokens(w, e);
     const ParamCounts counts = count_params(a);
     const double linear = static_cast<double>(counts.active_linear);
