@@ -507,6 +507,13 @@ void examples_report(const std::string& dir, const std::vector<ModelPreset>& pre
 void summary_report(const std::string& dir, const std::string& write_before) {
     std::map<std::string, std::vector<double>> err;
     for (const RateSample& s : g_rates) err[s.group].push_back(std::fabs(s.ratio() - 1.0));
+    // GPUADVISE_RATES_DUMP=FILE: every row of the groups, for a closer look.
+    if (const char* dump = std::getenv("GPUADVISE_RATES_DUMP")) {
+        std::ofstream f(dump);
+        for (const RateSample& s : g_rates)
+            f << s.id << '\t' << s.group << '\t' << s.measured << '\t' << s.estimated << '\t'
+              << s.ratio() << '\n';
+    }
     for (const auto& [group, list] : err)
         g_group_stats[group] = {list.size(), quantile(list, 0.5), quantile(list, 0.9)};
     std::map<std::string, GroupStats> before;

@@ -231,9 +231,17 @@ PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* pla
                      const Network* network, std::int64_t per_node) {
     if (network && per_node > 0 && count > per_node && count > gpu.switch_domain()) {
         // Collectives run at the slowest hop: the fabric between nodes (unless
-        // the GPU link's switches join every node of the plan, as in an NVL72 rack).
+        // the GPU link's switches join every node of the plan, as in an NVL72
+        // rack). NCCL's rings pass data inside a node over its GPU link and
+        // cross to the next node once per ring, one ring per NIC (rail), so a
+        // ring collective over whole nodes moves at the node's NICs together,
+        // up to the GPU link: eight 100 Gb/s NICs gave two A100 nodes about
+        // 600 Gb/s of all-reduce bus bandwidth (NVIDIA/nccl#495), and "more
+        // NICs ... more bandwidth, up to ... the NVLink intra-node bandwidth"
+        // (NCCL maintainer, NVIDIA/nccl#412). An all-to-all cannot aggregate
+        // NICs (NVIDIA/nccl-tests#267): layout_step keeps it at one NIC.
         PlanLinks l = plan_links(gpu, per_node, platform);
-        l.gbps = std::min(l.gbps, network->per_gpu_gbps);
+        l.gbps = std::min(l.gbps, network->per_gpu_gbps * static_cast<double>(per_node));
         l.latency_s = std::max(l.latency_s, kPcieLatency);
         l.one_shot = false;
         return l;

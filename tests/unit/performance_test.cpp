@@ -64,8 +64,10 @@ TEST_CASE(
     const Engine& e = *find_engine("vllm");
     const AttainableRate r = attainable_rate(round_card(), RateDtype::Bf16);
     REQUIRE(r.tflops);
-    CHECK(r.basis == RateBasis::ClassReach);  // no measurement of this card
-    CHECK(*r.tflops < 100);                   // below its datasheet peak
+    // No measurement of this card: the measured share of its architecture's
+    // full-rate cards (hopper).
+    CHECK(r.basis == RateBasis::FamilyReach);
+    CHECK(*r.tflops < 100);  // below its datasheet peak
     const double width = 4096.0 / (4096.0 + speed_fit("training_width"));
     const double flops = 2.0 * 8e9 * 1000 + 2.0 * 32 * 1000.0 * 1000.0 * 4096;
     const double seconds =
@@ -159,8 +161,13 @@ TEST_CASE("job time, energy and cost follow from the rate and the plan's price")
     job.amortize_years = 2;
     const Performance p = estimate_performance(w, estimate_memory(w), round_card(), job, 10000.0);
     REQUIRE(p.job_hours);
-    const double hours = 1e9 / *p.train_tokens_per_s / 3600.0;
+    // The run's wall-clock: its training time over the goodput (restarts,
+    // evaluation and checkpoints take the rest).
+    REQUIRE(p.goodput);
+    CHECK(*p.goodput == Approx(0.9));
+    const double hours = 1e9 / *p.train_tokens_per_s / 3600.0 / 0.9;
     CHECK(*p.job_hours == Approx(hours));
+    CHECK(*p.gpu_hours == Approx(hours));
     // No host platform given: the card's draw, times the facility's PUE (data/energy.json).
     const double pue = 1.56;
     CHECK(*p.pue == pue);
@@ -300,8 +307,8 @@ TEST_CASE("a plan says which matmul rate its speeds rest on") {
     const Workload w = make({{Field::Model, "8B"}, {Field::Method, "lora"}});
     const Performance p = estimate_performance(w, estimate_memory(w), round_card());
     REQUIRE(p.matmul_rate);
-    // No measurement of the made-up card: its class's share of the peak.
-    CHECK(p.matmul_rate->basis == RateBasis::ClassReach);
+    // No measurement of the made-up card: its architecture's share of the peak.
+    CHECK(p.matmul_rate->basis == RateBasis::FamilyReach);
     CHECK(p.matmul_rate->dtype == RateDtype::Bf16);
     CHECK(*p.matmul_rate->tflops == Approx(*attainable_rate(round_card(), RateDtype::Bf16).tflops));
     CHECK(p.matmul_rate->peak == Approx(100.0));
