@@ -77,11 +77,14 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     // measured FP8 matmuls where a source measured them, else the card's or
     // its class's 16-bit share times the measured FP8-over-16-bit ratio).
     const AttainableRate r8 = attainable_rate(gpu, RateDtype::Fp8);
-    const double width = width_efficiency(static_cast<double>(a.hidden));
     const double rate8 = r8.tflops ? *r8.tflops * 1e12 * compute_platform_factor(gpu, r8) : 0.0;
     if (!(rate8 > 0)) return 0.0;
-    const double gemm16 = std::min(flops / (rate16 * width), bf16_seconds);
-    const double gemm8 = flops / (rate8 * width);
+    // Each at its own rate's width efficiency: the part of a layer that is
+    // not its matmuls costs the same in both.
+    const double hidden = static_cast<double>(a.hidden);
+    const double gemm16 =
+        std::min(flops / (rate16 * training_width_efficiency(hidden, gpu, rate16)), bf16_seconds);
+    const double gemm8 = flops / (rate8 * training_width_efficiency(hidden, gpu, rate8));
     // Elements cast per token and layer: each distinct linear input (q/k/v
     // share one, gate/up share one; again in a recomputed forward) and each
     // linear's output gradient; every weight once per micro-step.

@@ -153,6 +153,13 @@ double width_efficiency(double width) {
     return width / (width + W);
 }
 
+double training_width_efficiency(double width, const Gpu& gpu, double rate) {
+    const double bandwidth = gpu.memory_bandwidth_gbps * 1e9;
+    if (!(bandwidth > 0) || !(rate > 0)) return width_efficiency(width);
+    const double W = speed_fit("training_width_per_ridge") * rate / bandwidth;
+    return width / (width + W);
+}
+
 double optimizer_step_seconds(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
                               double shards) {
     const double params = static_cast<double>(memory.trainable_params) / std::max(shards, 1.0);
@@ -173,14 +180,17 @@ MicroStep training_micro_step(const Workload& w, const MemoryEstimate& memory, c
     // attention's QK^T and AV 12 L h s forward and backward (+4 L h s recomputed).
     double per_token = (w.method == Method::Full ? 6.0 : 4.0) * active + 12.0 * layers * h * s;
     if (w.grad_ckpt) per_token += 2.0 * active + 4.0 * layers * h * s;
-    out.matmul = tokens * per_token / (rate * width_efficiency(h));
+    const auto efficiency = [&](double width) {
+        return training_width_efficiency(width, gpu, rate);
+    };
+    out.matmul = tokens * per_token / (rate * efficiency(h));
     // The vision encoder's forward over the images; full fine-tuning trains
     // it too (backward twice the forward, a recomputed forward with
     // checkpointing), LoRA and QLoRA leave it frozen (forward only).
     if (w.images.any()) {
         const double passes = w.method == Method::Full ? 3.0 + (w.grad_ckpt ? 1.0 : 0.0) : 1.0;
         const double width = static_cast<double>(std::max<std::int64_t>(a.vision.hidden, 1));
-        out.matmul += passes * image_step_flops(w) / (rate * width_efficiency(width));
+        out.matmul += passes * image_step_flops(w) / (rate * efficiency(width));
     }
     // An MoE layer's routed experts are matrices moe_intermediate wide, fed a
     // few tokens each: the same width law at the narrower matrix.
@@ -193,9 +203,9 @@ MicroStep training_micro_step(const Workload& w, const MemoryEstimate& memory, c
             tokens *
             (per_token - 12.0 * layers * h * s - (w.grad_ckpt ? 4.0 * layers * h * s : 0.0)) *
             std::min(share, 1.0);
-        out.matmul += expert_flops / rate *
-                      (1.0 / width_efficiency(static_cast<double>(a.moe_intermediate)) -
-                       1.0 / width_efficiency(h));
+        out.matmul +=
+            expert_flops / rate *
+            (1.0 / efficiency(static_cast<double>(a.moe_intermediate)) - 1.0 / efficiency(h));
     }
     // Forward once, backward about twice the forward's traffic (each op
     // reads its saved input and the output's gradient and writes the input's
