@@ -3,8 +3,8 @@
 // and price are known, when a job ends), never exact picks, so a better
 // estimate or a new card can change the answer without breaking the test.
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
