@@ -413,6 +413,9 @@ struct Workload {
     // Every batch has the same shape (packed, or padded to a fixed length);
     // false: padded to each batch's longest sample, the Hugging Face default.
     bool packing = false;
+    // The element-wise kernels around the matmuls fused (torch.compile,
+    // Transformer Engine, Triton kernels); false: eager PyTorch ops.
+    bool fused_kernels = false;
     bool flash_attn = true;
     std::int64_t lora_rank = 0;
     std::vector<LoraTarget> lora_targets;
