@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
     runtime_report(dir, presets);
     cluster_report(dir);
     fp8_report(dir);
-    image_report(dir, presets);
+    image_report(dir, presets, fit);
     video_report(dir, presets);
     pairs_report(dir, presets);
     examples_report(dir, presets);

@@ -12,7 +12,7 @@ void source_report(const std::vector<Sample>& samples);
 void history_report();
 void speed_report(const std::string& dir, const Json& models_json,
                   const std::vector<ModelPreset>& presets);
-void image_report(const std::string& dir, const std::vector<ModelPreset>& presets);
+void image_report(const std::string& dir, const std::vector<ModelPreset>& presets, bool fit);
 void video_report(const std::string& dir, const std::vector<ModelPreset>& presets);
 void cluster_report(const std::string& dir);
 void fp8_report(const std::string& dir);

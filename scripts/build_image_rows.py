@@ -52,12 +52,19 @@ for x in csv.DictReader(open(vision_path)):
     if "dynamo" in x["source"] or "nhwc" in x["source"] or "compile" in x["notes"][:200].lower() and "compile)=0" not in x["notes"]: continue
     if not x["batch"]: continue  # DeepLearningExamples' training tables: per-GPU batch not stated
     size = x["image_size"] or "224"
-    gpus = "8" if "8x" in x["notes"][:120] or "8 GPU" in x["notes"][:120] else "1"
+    # "N GPU(s)" where the row says so ("1 GPU(s) (DGX A100 8x A100 80GB)"),
+    # else an 8-GPU system named in the notes.
+    counted = re.search(r"(\d+) GPU\(s\)", x["notes"])
+    gpus = counted.group(1) if counted else (
+        "8" if "8x" in x["notes"][:120] or "8 GPU" in x["notes"][:120] else "1")
     prec = "fp32" if x["precision"] in ("fp32", "tf32") else ("bf16" if "bf16" in x["precision"] else "fp16")
     g, x["notes"] = gpu(x["gpu"], x["notes"])
+    # Channels-last where the notes say so (DeepLearningExamples' AMP
+    # configurations): the replay passes --channels-last.
+    layout = "layout=nhwc; " if "nhwc" in x["notes"] else ""
     out.writerow([x["id"], x["source"], x["model"], g, x["phase"], size, size, x["batch"],
                   "", prec, "", "none", "0", gpus, "images_per_s", x["value"], "images/s",
-                  x["notes"][:200]])
+                  layout + x["notes"][:200]])
 for x in csv.DictReader(open(visible_path)):
     name = {"ResNet-50": "resnet50", "Stable-Diffusion-1.5": "sd15"}.get(x["model"])
     if not name: continue
@@ -68,7 +75,10 @@ for x in csv.DictReader(open(visible_path)):
         out.writerow([x["id"], x["source"], name, x["gpu"], "train", 224, 224, x["batch"], "", prec,
                       "", "none", "0", x["num_gpus"], "images_per_s", x["value"], "images/s",
                       x["notes"][:200]])
-    elif x["metric"] == "seconds_per_step" and "compile" not in x["notes"]:
+    # "no compile" rows are eager (the torch 2.0 page's odd rows); the
+    # torch.compile rows are left out.
+    elif x["metric"] == "seconds_per_step" and ("compile" not in x["notes"]
+                                                or "no compile" in x["notes"]):
         attention = "0" if "standard attention" in x["notes"] else "1"
         out.writerow([x["id"], x["source"], name, x["gpu"], "infer", 512, 512, x["batch"], "50",
                       "fp16", "", "none", "0", "1", "seconds_per_step", x["value"], "s",

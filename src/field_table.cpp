@@ -292,9 +292,20 @@ const std::vector<FieldSpec>& table() {
          "diffusers offload: model (one component on the GPU at a time) or sequential (one "
          "layer)",
          "none", Applies::Diffusion, false, false, choices_of<kCpuOffloads>},
+        {Field::ImageSetup, "--image-setup", "", "image_setup", FieldKind::Value, kWorkloadGroup,
+         "SETUP",
+         "Software the pipeline runs in: diffusers (its pipelines' defaults) or comfyui (models "
+         "loaded when needed and moved out when another needs the memory, 20 steps, the VAE in "
+         "bf16)",
+         "diffusers", Applies::Diffusion, false, false, choices_of<kImageSetups>},
         {Field::VaeTiling, "--vae-tiling", "", "vae_tiling", FieldKind::Switch, kWorkloadGroup, "",
          "Decode the image in tiles, one image at a time (diffusers enable_vae_tiling)", "off",
          Applies::Diffusion},
+        {Field::ChannelsLast, "--channels-last", "", "channels_last", FieldKind::Toggle,
+         kWorkloadGroup, "",
+         "Vision: activations in channels-last (NHWC) layout, as NVIDIA DeepLearningExamples' "
+         "AMP recipes run them",
+         "on for AMP training (DeepLearningExamples' configs.yml), else off", Applies::Image},
         {Field::Streams, "--streams", "", "streams", FieldKind::Value, kWorkloadGroup, "N",
          "Video: concurrent streams, each decoded, run through the model and encoded",
          "1 for --task video", Applies::Image},

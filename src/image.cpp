@@ -91,6 +91,8 @@ ImageModel image_model_from_json(json::Value value, ImageFamily kind, std::strin
         d.patch = r.integer("patch", 1, 64);
         d.mlp_ratio = r.number("mlp_ratio", 0.1, 64);
         d.joint_attention = r.one_of("attention", {"joint", "cross"}) == "joint";
+        d.qk_norm = r.opt_bool("qk_norm").value_or(false);
+        d.rope = r.opt_bool("rope").value_or(false);
     }
     if (const auto encoders = r.get("text_encoders")) {
         if (!encoders->is_array()) r.fail("text_encoders", "must be an array");

@@ -68,8 +68,14 @@ void diffusion_components(const Workload& w, const DiffusionModel& d, Components
     // resident unless model offload moves the idle one to the host.
     const double expert = static_cast<double>(d.denoiser_params) *
                           weight_bytes_per_param(w.quant, w.precision, false);
+    // ComfyUI loads a model when a node needs it and moves models out when
+    // another needs the memory (comfy/model_management.py): its peak is the
+    // phase that peaks, as with diffusers' model offload.
+    const CpuOffload offload = s.setup == ImageSetup::Comfyui && s.offload == CpuOffload::None
+                                   ? CpuOffload::Model
+                                   : s.offload;
     const double denoiser =
-        expert * (s.offload == CpuOffload::Model ? 1.0 : static_cast<double>(d.experts));
+        expert * (offload == CpuOffload::Model ? 1.0 : static_cast<double>(d.experts));
     double encoders = 0, largest_encoder = 0;
     for (const TextEncoder& t : d.text_encoders) {
         encoders += static_cast<double>(t.params) * act;
@@ -77,7 +83,10 @@ void diffusion_components(const Workload& w, const DiffusionModel& d, Components
     }
     // SDXL's pipeline decodes in fp32 when the VAE is fp16 and its config
     // says force_upcast (pipeline_stable_diffusion_xl.py, needs_upcasting).
-    const double vae_dtype = d.vae_upcast && w.precision == Precision::Fp16 ? 4.0 : act;
+    // ComfyUI decodes SDXL in bf16 (its VAE's working dtypes bf16, fp32).
+    const double vae_dtype =
+        d.vae_upcast && w.precision == Precision::Fp16 && s.setup != ImageSetup::Comfyui ? 4.0
+                                                                                         : act;
     const double vae = static_cast<double>(d.vae_params) * vae_dtype;
     const double denoise_act = samples * denoiser_live_elements(w, d) * act;
     // Tiling decodes tiles of the VAE's sample size (the pipeline's default
@@ -92,7 +101,7 @@ void diffusion_components(const Workload& w, const DiffusionModel& d, Components
     if (d.video && s.frames > 0)
         pixels *= static_cast<double>(std::min(s.frames, d.video->temporal_downsample));
     const double decode_act = vae_live_elements(d, pixels) * vae_dtype;
-    switch (s.offload) {
+    switch (offload) {
         case CpuOffload::None:
             c.weights = denoiser;
             c.text_encoders = encoders;
@@ -123,7 +132,7 @@ void diffusion_components(const Workload& w, const DiffusionModel& d, Components
             break;
         }
     }
-    if (!w.quant.none() && s.offload != CpuOffload::Sequential && d.hidden > 0)
+    if (!w.quant.none() && offload != CpuOffload::Sequential && d.hidden > 0)
         c.workspace = static_cast<double>(d.hidden) * static_cast<double>(d.hidden) * d.mlp_ratio *
                       act;  // one dequantised MLP matrix
 }

@@ -59,7 +59,9 @@ void write_image_workload(json::Writer& j, const Workload& w) {
                  : std::nullopt);
     j.field("video_fps", clip ? std::optional<double>(d->video->fps) : std::nullopt);
     j.field("cpu_offload", kCpuOffloads.name(s.offload));
+    j.field("image_setup", kImageSetups.name(s.setup));  // added in issue 27
     j.field("vae_tiling", s.vae_tiling);
+    j.field("channels_last", s.channels_last);  // added in issue 27
     j.field("streams", s.streams);
     j.field("fps", s.streams > 0 ? std::optional<double>(s.fps) : std::nullopt);
     j.key("codec");

@@ -172,14 +172,15 @@ std::string image_workload_text(const Workload& w) {
                            kDenoiserKinds.name(d.denoiser), format_count(d.denoiser_params),
                            w.quant.none() ? "" : fmt::format(" in {}", w.quant.text()),
                            encoders.empty() ? "none" : encoders, format_count(d.vae_params));
-        out += fmt::format("  image      {}x{}, batch {}, {} steps{}, offload {}{}, compute {}\n",
+        out += fmt::format("  image      {}x{}, batch {}, {} steps{}, offload {}{}, compute {}{}\n",
                            s.width, s.height, w.batch, s.steps,
                            d.cfg ? " with guidance (2 x batch)" : "", kCpuOffloads.name(s.offload),
-                           s.vae_tiling ? ", VAE tiling" : "", to_string(w.precision));
+                           s.vae_tiling ? ", VAE tiling" : "", to_string(w.precision),
+                           s.setup == ImageSetup::Comfyui ? ", in ComfyUI" : "");
     } else {
-        out += fmt::format("  {}  {}x{}, batch {}, compute {}{}\n",
+        out += fmt::format("  {}  {}x{}, batch {}, compute {}{}{}\n",
                            w.trains() ? "training " : "inference", s.width, s.height, w.batch,
-                           to_string(w.precision),
+                           to_string(w.precision), s.channels_last ? " channels-last" : "",
                            w.trains() ? fmt::format(", optimizer {}, mixed precision {}",
                                                     to_string(w.optimizer), to_string(w.mixed))
                                       : std::string());

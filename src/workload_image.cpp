@@ -103,6 +103,18 @@ Workload Resolver::image() {
         w_.mixed = MixedPrecision::Pure;
     }
     w_.flash_attn = r_.flag(Field::FlashAttn).value_or(true);
+    // Channels-last: DeepLearningExamples' AMP recipes train in NHWC
+    // (PyTorch/Classification/ConvNets/configs.yml: memory_format nhwc in
+    // every AMP configuration); PyTorch's default layout elsewhere.
+    if (const auto given = r_.flag(Field::ChannelsLast)) {
+        if (diffusion)
+            throw InputError(fmt::format("{} applies to vision models such as resnet50",
+                                         arg(Field::ChannelsLast).from()));
+        w_.image.channels_last = *given;
+    } else if (!diffusion && training && w_.precision != Precision::Fp32) {
+        w_.image.channels_last = true;
+        assume("channels-last (NHWC, DeepLearningExamples' AMP recipe)");
+    }
     video();
     // Video batches one frame of every stream (DeepStream's nvstreammux).
     const std::int64_t default_batch = training ? 256 : std::max<std::int64_t>(w_.image.streams, 1);
@@ -117,10 +129,16 @@ Workload Resolver::image() {
     ImageSettings& s = w_.image;
     if (diffusion) frames(*im.diffusion);
     if (diffusion) {
-        s.steps =
-            r_.has(Field::Steps) ? positive(Field::Steps, 10'000) : im.diffusion->default_steps;
+        if (const Arg a = arg(Field::ImageSetup)) s.setup = kImageSetups.parse(a.text(), a.from());
+        // ComfyUI's KSampler node defaults to 20 steps (comfy nodes.py,
+        // KSampler.INPUT_TYPES), whatever the model.
+        const bool comfy = s.setup == ImageSetup::Comfyui;
+        s.steps = r_.has(Field::Steps) ? positive(Field::Steps, 10'000)
+                  : comfy              ? 20
+                                       : im.diffusion->default_steps;
         if (!r_.has(Field::Steps))
-            assume(fmt::format("steps={} (the pipeline's default)", s.steps));
+            assume(comfy ? std::string("steps=20 (ComfyUI's KSampler default)")
+                         : fmt::format("steps={} (the pipeline's default)", s.steps));
         if (const Arg a = arg(Field::CpuOffload))
             s.offload = kCpuOffloads.parse(a.text(), a.from());
         s.vae_tiling = r_.flag(Field::VaeTiling).value_or(false);

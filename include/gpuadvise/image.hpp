@@ -22,6 +22,11 @@ enum class DenoiserKind : std::uint8_t { Unet, Dit };
 // component to the GPU at a time; enable_sequential_cpu_offload one layer.
 enum class CpuOffload : std::uint8_t { None, Model, Sequential };
 enum class Codec : std::uint8_t { H264, Hevc, Av1 };
+// The software a diffusion pipeline runs in (--image-setup): diffusers'
+// pipelines as their docs run them, or ComfyUI's defaults (models loaded
+// when a node needs them and moved out when another needs the memory,
+// KSampler's 20 steps, the VAE in bf16).
+enum class ImageSetup : std::uint8_t { Diffusers, Comfyui };
 
 inline constexpr auto kImageFamilies = make_enum_table<ImageFamily>(
     {{ImageFamily::Diffusion, "diffusion"}, {ImageFamily::Vision, "vision"}});
@@ -33,6 +38,8 @@ inline constexpr auto kCpuOffloads =
                                  {CpuOffload::Sequential, "sequential"}});
 inline constexpr auto kCodecs =
     make_enum_table<Codec>({{Codec::H264, "h264"}, {Codec::Hevc, "hevc"}, {Codec::Av1, "av1"}});
+inline constexpr auto kImageSetups = make_enum_table<ImageSetup>(
+    {{ImageSetup::Diffusers, "diffusers"}, {ImageSetup::Comfyui, "comfyui"}});
 
 struct TextEncoder {
     std::string name;
@@ -71,6 +78,12 @@ struct DiffusionModel {
     std::int64_t hidden = 0, blocks = 0, heads = 0, patch = 2;
     double mlp_ratio = 4.0;
     bool joint_attention = true;
+    // What each DiT block does beside its matrix products, which diffusers
+    // runs as separate eager kernels: RMS- or layer-normalised queries and
+    // keys (qk_norm: SD3.5, FLUX, Wan, HunyuanVideo, LTX-Video, CogVideoX) and
+    // rotary position embeddings applied in fp32 (rope: FLUX, Wan,
+    // HunyuanVideo, LTX-Video, CogVideoX-5B).
+    bool qk_norm = false, rope = false;
     std::vector<TextEncoder> text_encoders;
     std::uint64_t vae_params = 0;
     std::vector<std::int64_t> vae_channels;  // decoder channels per level, full resolution first
@@ -143,6 +156,39 @@ double denoiser_attention_flops(const DiffusionModel& d, std::int64_t width, std
                                 std::int64_t frames = 1);
 double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_t height,
                         std::int64_t frames = 1);
+
+// One eager forward of a denoiser (image_work.cpp), split by the kind of
+// kernel that runs each part, for one latent sample unless said otherwise.
+// A UNet's parts are its levels (whose work and launches differ: SD 1.5's
+// first level is mostly attention, its last mostly launches); a DiT's blocks
+// are one part.
+struct DenoiserPart {
+    double matmul_flops = 0;     // linear layers and convolutions
+    double conv_flops = 0;       // of which convolutions (cuDNN)
+    double attention_flops = 0;  // the scores and their product with V (4 n^2 d a layer)
+    // The same at the head size fused attention kernels compute: FlashAttention
+    // and PyTorch's memory-efficient kernel pad a head to a multiple of 32
+    // (SD 1.5's 40-wide heads run as 64).
+    double fused_attention_flops = 0;
+    double score_elements = 0;    // every head's score matrix (what eager attention writes)
+    double attention_tokens = 0;  // the sequence its self-attention runs over
+    // Elements the bandwidth-bound kernels read and write (normalisations,
+    // activations, modulations, residual adds, layout copies, fp32 rotary
+    // embeddings), in units of the compute dtype.
+    double elementwise_elements = 0;
+    double kernels = 0;  // kernels the part launches in one forward, whatever the batch
+    double linears = 0;  // its linear layers' weight matrices (what weight formats quantise)
+};
+struct DenoiserWork {
+    std::vector<DenoiserPart> parts;
+    DenoiserPart total() const;
+};
+DenoiserWork denoiser_work(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                           std::int64_t frames = 1);
+// The VAE decoder's bandwidth-bound elements (normalisations, activations,
+// residual adds and upsampling) for one image or one clip, in elements.
+double vae_decode_elementwise(const DiffusionModel& d, std::int64_t width, std::int64_t height,
+                              std::int64_t frames = 1);
 // FLOPs and activation elements of one image through a vision backbone.
 double vision_flops(const VisionModel& v, std::int64_t width, std::int64_t height);
 double vision_activations(const VisionModel& v, std::int64_t width, std::int64_t height);

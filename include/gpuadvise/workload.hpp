@@ -321,6 +321,10 @@ struct ImageSettings {
     // Video generation: the frames of each clip (0: an image, not a clip).
     std::int64_t frames = 0;
     CpuOffload offload = CpuOffload::None;
+    ImageSetup setup = ImageSetup::Diffusers;  // --image-setup
+    // Vision: activations in channels-last (NHWC) layout, which cuDNN's
+    // tensor-core convolutions take without transposes (--channels-last).
+    bool channels_last = false;
     bool vae_tiling = false;
     std::int64_t streams = 0;  // video: concurrent streams (0: not a video workload)
     double fps = 0;            // video: frames per second of each stream
