@@ -166,6 +166,7 @@ std::string models_json(const std::vector<ModelPreset>& presets) {
         j.begin_object();
         j.field("id", p.id).field("name", p.name).field("hf_repo", p.hf_repo);
         j.field("kind", p.image ? kImageFamilies.name(p.image->family) : "language");
+        if (!p.image) j.field("task", to_string(p.arch.task));
         j.field("params", total)
             .field("active_params", p.image ? p.image->active_params() : c.active())
             .field("published_params", p.published_params);
@@ -308,8 +309,10 @@ Table models_table(const std::vector<ModelPreset>& presets) {
         }
         const ParamCounts c = count_params(p.arch);
         t.rows.push_back({p.id, p.name, std::to_string(c.total()), std::to_string(c.active()),
-                          fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(),
-                                      p.arch.hidden, p.arch.heads, p.arch.kv_heads)});
+                          fmt::format("{} layers, hidden {}, {}/{} heads{}", p.arch.total_layers(),
+                                      p.arch.hidden, p.arch.heads, p.arch.kv_heads,
+                                      p.arch.pools() ? fmt::format(" ({})", to_string(p.arch.task))
+                                                     : std::string())});
     }
     return t;
 }

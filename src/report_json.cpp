@@ -168,6 +168,8 @@ void write_workload(json::Writer& j, const Workload& w) {
     j.field("experts", a.experts);
     j.field("experts_per_token", a.experts_per_token);
     j.field("tied_embeddings", a.tied_embeddings);
+    j.field("task", to_string(a.task));
+    j.field("classifier_labels", a.classifier_labels);
     j.field("inferred", a.inferred);
     j.field("max_position",
             a.max_position > 0 ? std::optional<std::int64_t>(a.max_position) : std::nullopt);
@@ -310,6 +312,8 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("streams_max", rounded_rate(p.streams_max));
     j.field("seconds_per_clip", rounded_rate(p.seconds_per_clip));
     j.field("video_frames_per_s", rounded_rate(p.video_frames_per_s));
+    j.field("sequences_per_s", rounded_rate(p.sequences_per_s));
+    j.field("batch_seconds", rounded_rate(p.batch_seconds));
     j.key("speculative");
     if (!p.speculative) {
         j.null();

@@ -76,6 +76,7 @@ std::string_view rate_header(const Workload& w) {
            : w.image.streams > 0 ? "frames/s"
            : w.is_image()        ? (w.trains() ? "Train img/s" : "img/s")
            : w.trains()          ? "Train tok/s"
+           : w.embeds()          ? "seq/s"
                                  : "tok/s";
 }
 

@@ -124,7 +124,10 @@ Table performance_table(const Performance& p) {
                                                     r.acceptance)});
         add("without draft", std::optional<double>(r.without_tokens_per_s), " tok/s");
     }
-    add("prefill", p.prefill_tokens_per_s, " tok/s");
+    // An embedding or reranker model: sequences a second, their tokens, a batch's latency.
+    add("sequences", p.sequences_per_s, " seq/s");
+    add(p.sequences_per_s ? "tokens" : "prefill", p.prefill_tokens_per_s, " tok/s");
+    add("per batch", p.batch_seconds, " s");
     add("time to first token", p.time_to_first_token_s, " s");
     add("of it, image encoding", p.image_encode_seconds, " s");
     add("training", p.train_tokens_per_s, " tok/s");
@@ -245,6 +248,11 @@ std::string workload_text(const Workload& w) {
             : w.ckpt_mode == CkptMode::None ? std::string_view("off")
                                             : to_string(w.ckpt_mode),
             to_string(w.optimizer), to_string(w.mixed));
+    } else if (w.embeds()) {
+        out += fmt::format(
+            "  {}      batch {} x {} tokens, one forward per sequence (no KV cache), "
+            "engine {}\n",
+            to_string(w.model.arch.task), w.batch, w.seq, w.engine ? w.engine->id : "none");
     } else {
         out += fmt::format(
             "  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n",

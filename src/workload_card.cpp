@@ -54,7 +54,7 @@ bool vision_precision(Workload& w, std::span<const Gpu* const> cards) {
 // An engine's context by the box's memory when none was given (Ollama's
 // num_ctx by total VRAM), no longer than the model was trained for.
 bool engine_context(Workload& w, std::span<const Gpu* const> cards) {
-    if (w.trains() || !w.is_language() || w.context_given || w.engine == nullptr ||
+    if (w.trains() || !w.is_language() || w.embeds() || w.context_given || w.engine == nullptr ||
         w.engine->default_context.empty() || cards.empty())
         return false;
     // The memory the engine counts: each card's total (a unified pool's GPU

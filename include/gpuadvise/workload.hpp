@@ -457,6 +457,9 @@ struct Workload {
     bool generates_video() const { return is_diffusion() && image.frames > 0; }
     // A language model, modelled (not a task floor, not an image model).
     bool is_language() const { return !is_fixed() && !is_image(); }
+    // An embedding or reranker model: one forward per sequence, pooled or
+    // scored; no KV cache, no decode (workload_embedding.cpp).
+    bool embeds() const { return is_language() && model.arch.pools(); }
     bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }
     bool targets(LoraTarget t) const;
     const HarnessProfile& profile() const { return harness_profile(harness); }
@@ -468,6 +471,11 @@ Workload resolve_workload(const Request& request, const ModelInputs& inputs,
                           const std::vector<ModelPreset>& presets);
 
 std::string lora_targets_text(const Workload& w);
+
+// An embedding or reranker workload's sequences in one forward: the whole
+// batch, or on an engine that runs micro-batches (llama.cpp's n_ubatch) the
+// whole sequences one holds, at least one (workload_embedding.cpp).
+std::int64_t pooled_sequences_at_once(const Workload& w);
 
 // The defaults that depend on the cards a plan runs on, applied to its
 // workload: an image or vision model computes in fp16 on cards without bf16
