@@ -384,6 +384,22 @@ TEST_CASE("engine fact: vision models default to fp16 on cards without bf16") {
     CHECK(b.at("plan").at("fits") == false);
 }
 
+TEST_CASE(
+    "engine fact: llama.cpp runs GGUFs on a Tesla P40 (no bf16), so fit lists models for it") {
+    // Pascal has no bf16; llama.cpp computes in fp16 there, so nothing is refused for it.
+    const json c = run_json({"check", "--model", "llama-3.1-8b", "--quant", "q4_k_m", "--engine",
+                             "llama.cpp", "--gpu", "tesla-p40"});
+    CHECK(c.at("plan").at("fits") == true);
+    CHECK(c.at("workload").at("precision") == "fp16");
+    CHECK(any_of(c.at("workload").at("assumed"), "pascal has no native bf16"));
+    const json f = run_json({"fit", "--gpu", "tesla-p40", "--top", "50"});
+    CHECK(f.at("models").size() >= 20);
+    // vLLM still refuses bf16 there until told fp16, and says so.
+    const json v = run_json(
+        {"check", "--model", "llama-3.1-8b", "--engine", "vllm", "--gpu", "tesla-p40"}, {1});
+    CHECK(v.at("plan").at("fits") == false);
+}
+
 TEST_CASE("engine fact: --os windows warns about the driver's shared-memory fallback when tight") {
     // Llama 3.1 8B Q8_0 on a 12 GiB card, less Windows' 1.5 GiB: roomy at 8192 tokens, tight at
     // 16384, too large at 20000.
