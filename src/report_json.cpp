@@ -5,6 +5,7 @@
 #include "gpuadvise/build_sheet.hpp"
 #include "gpuadvise/report_load.hpp"
 #include "gpuadvise/report_suggest.hpp"
+#include "gpuadvise/report_text.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -404,6 +405,10 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.field("price_usd", r.price_usd);
     else
         j.key("price_usd").null();
+    if (const std::string_view kind = plan_price_kind(r); !kind.empty())
+        j.field("price_kind", kind);
+    else
+        j.key("price_kind").null();
     j.key("platform");
     if (r.platform) {
         const HostPlatform& p = *r.platform;

@@ -339,6 +339,9 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                                  *options.budget_usd),
                      format, style);
     out += render(ranked, format, style);
+    // A second-hand price is not a new card's: the plans priced used say so.
+    if (const std::string used = used_price_note(recs, top); !used.empty())
+        out += prose(used, format, style);
     if (format == Format::Table) {
         // The bars' key only when a narrow terminal left the bars in.
         const auto shown = shown_columns(ranked, style.width);
