@@ -30,13 +30,14 @@ constexpr std::int64_t kDefaultTokens = 512;
 
 void Resolver::pooling_fields() {
     if (!w_.model.arch.pools()) return;
-    const std::string_view what = to_string(w_.model.arch.task);
-    if (w_.trains())
+    const std::string_view kind = w_.model.arch.task == ModelTask::Embed ? "embedding" : "reranker";
+    if (w_.trains()) {
+        const Arg m = arg(Field::Method);
         throw InputError(fmt::format(
-            "{} {} is an {} model; training one (a contrastive loss over in-batch negatives) "
-            "is not modelled: use --method inference",
-            arg(Field::Method).from(), to_string(w_.method),
-            w_.model.arch.task == ModelTask::Embed ? "embedding" : "reranker"));
+            "{} is an {} model; {} {} (training one with a contrastive loss over in-batch "
+            "negatives) is not modelled: use --method inference",
+            w_.model.name, kind, m ? m.from() : std::string("--method"), to_string(w_.method)));
+    }
     struct Refused {
         Field field;
         std::string_view fix;
@@ -60,8 +61,7 @@ void Resolver::pooling_fields() {
     for (const Refused& r : kRefused)
         if (const Arg a = arg(r.field))
             throw InputError(fmt::format("{} does not apply to an {} model ({}): {}", a.from(),
-                                         what == "embed" ? "embedding" : "reranker", w_.model.name,
-                                         r.fix));
+                                         kind, w_.model.name, r.fix));
 }
 
 void Resolver::pooling_tokens() {
