@@ -482,13 +482,12 @@ std::int64_t pooled_sequences_at_once(const Workload& w);
 
 // The defaults that depend on the cards a plan runs on, applied to its
 // workload: an image or vision model, and llama.cpp, computes in fp16 on
-// cards without bf16 (P40, V100, T4), an engine with a default context by memory (Ollama's num_ctx by
-// total VRAM) gets it, and a framework that trains on the cards' platform
-// (mlx-lm on Apple silicon) trains the plan, with its QLoRA base format and
-// optimizer. Only values the user did not give change, each recorded in
-// `assumed` when `record` (a plan that is only ranked needs the values, not
-// the sentences). Returns whether anything changed. The ranking applies it to
-// each plan; `fit` and the commands with --gpu to their box.
+// cards without bf16 (P40, V100, T4), an engine with a default context by memory (Ollama's num_ctx
+// by total VRAM) gets it, and a framework that trains on the cards' platform (mlx-lm on Apple
+// silicon) trains the plan, with its QLoRA base format and optimizer. Only values the user did not
+// give change, each recorded in `assumed` when `record` (a plan that is only ranked needs the
+// values, not the sentences). Returns whether anything changed. The ranking applies it to each
+// plan; `fit` and the commands with --gpu to their box.
 bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards, bool record = true);
 bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count, bool record = true);
 // Whether two workloads agree on every value apply_card_defaults and a plan's
