@@ -167,6 +167,8 @@ bool takes_value(ServeRole r) {
         case ServeRole::KvFp8:
         case ServeRole::Fp8Weights:
         case ServeRole::BnbWeights:
+        case ServeRole::Embedding:
+        case ServeRole::Rerank:
             return false;
         default:
             return true;

@@ -136,7 +136,8 @@ std::vector<FitModel> preset_models(const std::vector<ModelPreset>& presets,
     std::vector<FitModel> out;
     for (const ModelPreset& p : presets) {
         if (!family.empty() && p.id.find(family) == std::string::npos) continue;
-        if (p.image || p.arch.encoder_only || p.arch.encoder_decoder) continue;  // no chat decode
+        if (p.image || p.arch.encoder_only || p.arch.encoder_decoder || p.arch.pools())
+            continue;  // no chat decode
         FitModel m;
         m.id = p.id;
         m.preset = &p;

@@ -576,6 +576,15 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
     a.mlp_bias = hints.mlp_bias;
     a.qk_norm = hints.qk_norm;
     a.learned_positions = hints.position_rows;
+    // llama.cpp's converter writes `<arch>.pooling_type` for checkpoints that
+    // pool (LLM_KV_POOLING_TYPE; llama_pooling_type 1 mean, 2 cls, 3 last, 4
+    // rank): an embedding model, or with rank a reranker scoring with its
+    // classifier (cls.output.weight). Its BERT-family archs attend both ways.
+    if (const std::int64_t pooling = arch_int("pooling_type"); pooling > 0) {
+        a.task = pooling == 4 ? ModelTask::Rerank : ModelTask::Embed;
+        if (a.task == ModelTask::Rerank) a.classifier_labels = 1;
+        a.encoder_only = info.architecture.find("bert") != std::string::npos;
+    }
     validate_architecture(a, source);
 
     // The quantisation is the type of most weight-matrix bytes; a file of

@@ -213,6 +213,18 @@ std::optional<std::string> flag_value(ServeRole role, const Workload& w, const R
             return std::nullopt;
         case ServeRole::MaxTokens:
             return std::to_string(w.gen);
+        case ServeRole::Embedding:
+            if (w.embeds() && w.model.arch.task == ModelTask::Embed) return "";
+            return std::nullopt;
+        case ServeRole::Rerank:
+            if (w.embeds() && w.model.arch.task == ModelTask::Rerank) return "";
+            return std::nullopt;
+        case ServeRole::PoolingBatch:
+            // llama.cpp pools a sequence within one micro-batch (n_ubatch,
+            // 512 by default): a longer one needs a larger micro-batch.
+            if (w.embeds() && w.engine && w.seq > w.engine->prefill_chunk)
+                return std::to_string(w.seq);
+            return std::nullopt;
     }
     return std::nullopt;
 }

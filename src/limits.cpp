@@ -98,7 +98,8 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
 
 void add_plan_curve(Recommendation& rec, const Workload& base, std::span<const Gpu* const> cards,
                     const RankOptions& options) {
-    if (base.trains() || !base.is_language() || cards.empty()) return;
+    // Serving sessions decode; an embedding model's batch is a forward, not users.
+    if (base.trains() || !base.is_language() || base.embeds() || cards.empty()) return;
     // An offloaded plan's speed is the host's: its batch is not what the card holds.
     if (rec.offload && rec.offload->mode != OffloadMode::Gpu) return;
     RankOptions o = options;

@@ -246,6 +246,8 @@ void language_components(const Workload& w, Components& c, double* trainable, do
         // pass; a frozen one (LoRA, QLoRA) runs before it, without a graph.
         c.activations = w.method == Method::Full ? c.activations + vision_training_saved(w)
                                                  : std::max(c.activations, vision_encoder_peak(w));
+    } else if (w.embeds()) {
+        embedding_activations(w, c);  // one forward per sequence (embedding_memory.cpp)
     } else {
         inference_activations(w, c);
         c.draft = draft_memory(w).total();

@@ -86,6 +86,10 @@ std::vector<TensorGroup> step_tensors(const Workload& w);
 double vision_encoder_peak(const Workload& w);
 double vision_training_saved(const Workload& w);
 
+// An embedding or reranker model's forward (embedding_memory.cpp): one
+// forward's activations and head outputs, no KV cache.
+void embedding_activations(const Workload& w, Components& c);
+
 // What the caching allocator holds beyond the allocated peak
 // (memory_pool.cpp).
 double allocator_pool(const Workload& w, const Components& c, double allocated);

@@ -327,6 +327,19 @@ std::vector<ModelPreset> parse_model_presets(std::string_view json_text, std::st
         if (kind == "language") {
             p.arch = architecture_from_json(r.required("config"),
                                             fmt::format("{} config of '{}'", source, p.id));
+            // What the checkpoint is for where its config.json names another
+            // class (Qwen3-Embedding's says Qwen3ForCausalLM; the checkpoint
+            // holds no lm_head): a decoder that pools or scores, with its reason.
+            if (r.has("task")) {
+                p.arch.task =
+                    kModelTasks.parse(r.one_of("task", {"generate", "embed", "rerank"}), "task");
+                if (p.arch.encoder_only) r.fail("task", "applies to decoder configs only");
+                p.arch.classifier_labels = 0;  // a causal reranker scores with its LM head
+                if (r.str("task_source").empty())
+                    r.fail("task_source", "must say where the task comes from");
+            } else if (r.get("task_source")) {
+                r.fail("task_source", "goes with task");
+            }
         } else {
             const json::Path image_path{&path, "image"};
             p.image = image_model_from_json(r.required("image"), kImageFamilies.parse(kind, "kind"),

@@ -232,6 +232,7 @@ constexpr FamilyTraits kFamilies[] = {
     {"opt", false, true, true, true, false, 2, false, true},
     {"bert", false, true, true, true, false, 2, false, true},
     {"roberta", false, true, true, true, false, 2, false, true},
+    {"xlm-roberta", false, true, true, true, false, 2, false, true},  // BGE-M3's encoder
     {"falcon", false, true, true},
     {"bloom", false, true, true, true},
     {"mpt", false, true, true},
@@ -357,6 +358,42 @@ void read_linear_attention(const json::Value& j, Architecture& a, std::string_vi
         2 * a.linear_k_heads * a.linear_k_dim + a.linear_v_heads * a.linear_v_dim;
     a.state_bytes_per_layer = 2 * (a.linear_v_heads * a.linear_k_dim * a.linear_v_dim +
                                    conv * (a.linear_conv_kernel - 1));
+}
+
+// What the checkpoint's class is for, from config.json's `architectures`
+// (transformers writes the class the weights were saved from):
+// `*ForSequenceClassification` scores each sequence (a cross-encoder
+// reranker, or any classifier) with `num_labels` outputs, or as many as
+// `id2label` names, else PretrainedConfig's default of 2; a bare `*Model`
+// (XLMRobertaModel, BertModel, MistralModel, NomicBertModel) has no head and
+// pools its hidden states (an embedding model). Every other class
+// (`*ForCausalLM`, `*ForMaskedLM`, `*ForConditionalGeneration`,
+// `*LMHeadModel`) or none generates. A preset's "task" (data/models.json) overrides this where the
+// config names a class the checkpoint does not hold (Qwen3-Embedding).
+void read_task(const json::Value& root, Architecture& a, std::string_view source) {
+    const auto list = root.find("architectures");
+    if (!list || !list->is_array() || list->size() == 0) return;
+    const json::Value first = *list->items().begin();
+    if (!first.is_string())
+        throw InputError(fmt::format("{}: 'architectures' must be a list of strings", source));
+    const std::string_view name = first.text();
+    constexpr std::string_view kClassifier = "ForSequenceClassification";
+    if (name.size() > kClassifier.size() && name.ends_with(kClassifier)) {
+        a.task = ModelTask::Rerank;
+        std::int64_t labels = int_field(root, {"num_labels"}, source);
+        if (const auto names = root.find("id2label"); labels == 0 && names && names->is_object())
+            labels = static_cast<std::int64_t>(names->size());
+        a.classifier_labels = labels > 0 ? labels : 2;
+        if (a.classifier_labels > 1'000'000)
+            throw InputError(fmt::format("{}: {} labels is out of range [1, 1000000]", source,
+                                         a.classifier_labels));
+    } else if (name.size() > 5 && name.ends_with("Model") &&
+               name.find("For") == std::string_view::npos &&
+               name.find("LMHead") == std::string_view::npos && name != "ChatGLMModel") {
+        // Generative classes named *Model without "For": GPT-2's and Qwen-1's
+        // *LMHeadModel, and ChatGLM's causal LM, ChatGLMModel.
+        a.task = ModelTask::Embed;
+    }
 }
 
 }  // namespace
@@ -486,11 +523,23 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
     a.gated_attention = traits.gated_attention || bool_field(j, "attn_output_gate", false, source);
     if (traits.extra_vocab_rows > 0) a.extra_params += traits.extra_vocab_rows * a.hidden;
     if (traits.learned_positions) a.learned_positions = a.max_position;
-    if (t == "bert" || t == "roberta") {
+    read_task(root, a, source);
+    if (t == "bert" || t == "roberta" || t == "xlm-roberta") {
         a.encoder_only = true;
-        // token-type embeddings, embedding LayerNorm, pooler dense layer
-        a.extra_params = int_field(j, {"type_vocab_size"}, source) * a.hidden + 2 * a.hidden +
-                         a.hidden * a.hidden + a.hidden;
+        // Token-type embeddings and one dense layer with bias: the pooler of
+        // `*Model` (and of BERT's classifier), RoBERTa's classification head's
+        // own dense layer, which replaces the pooler (modeling_roberta.py,
+        // add_pooling_layer=False), or a masked-LM head's transform. The
+        // embedding LayerNorm is the one norm count_params adds after the
+        // blocks (BERT has no final norm). A classifier adds hidden -> labels.
+        const std::int64_t h = a.hidden;
+        a.extra_params = int_field(j, {"type_vocab_size"}, source) * h + h * h + h;
+        if (a.task == ModelTask::Rerank)
+            a.extra_params += h * a.classifier_labels + a.classifier_labels;
+    } else if (a.task == ModelTask::Rerank && a.classifier_labels > 0) {
+        // A decoder's sequence classifier (Qwen3ForSequenceClassification,
+        // LlamaForSequenceClassification): `score`, hidden -> labels, no bias.
+        a.extra_params += a.hidden * a.classifier_labels;
     }
     if (t == "t5" || t == "mt5" || bool_field(j, "is_encoder_decoder", false, source)) {
         a.encoder_decoder = true;
@@ -506,6 +555,8 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
             std::max<std::int64_t>(int_field(j, {"relative_attention_num_buckets"}, source), 32) *
             a.heads;
     }
+    // An encoder-decoder's bare `T5Model` is not an embedding model gpuadvise sizes.
+    if (a.encoder_decoder) a.task = ModelTask::Generate;
 
     // Mixture of experts.
     a.experts = int_field(

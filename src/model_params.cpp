@@ -103,7 +103,9 @@ u64 norm_params(const Architecture& a) {
 ParamCounts count_params(const Architecture& a) {
     ParamCounts c;
     c.embedding = u(a.vocab) * u(a.hidden) + u(a.learned_positions) * u(a.hidden);
-    c.lm_head = a.tied_embeddings ? 0 : u(a.vocab) * u(a.hidden);
+    // An embedding model's checkpoint (loaded as `*Model`) holds no
+    // language-model head, whatever tie_word_embeddings says.
+    c.lm_head = a.tied_embeddings || !a.has_lm_head() ? 0 : u(a.vocab) * u(a.hidden);
     if (a.lm_head_bias) c.other += u(a.vocab);
     const auto add = [&c](const LayerParams& p, u64 times) {
         c.block_linear += p.linear * times;

@@ -168,6 +168,7 @@ std::string fp8_training_refusal(const Gpu& gpu) {
 }
 
 std::optional<double> Performance::tokens_per_s() const {
+    if (sequences_per_s) return prefill_tokens_per_s;  // tokens embedded (or scored) a second
     return train_tokens_per_s ? train_tokens_per_s : decode_tokens_per_s;
 }
 
@@ -439,7 +440,9 @@ Performance estimate_performance(const Workload& w, const MemoryEstimate& memory
     const AttainableRate attainable = workload_rate(gpu, w);
     double tokens_per_hour = 0;  // for serving cost
 
-    if (!w.trains() && w.engine) {
+    if (w.embeds() && w.engine) {
+        tokens_per_hour = embedding_inference(perf, w, memory, gpu);
+    } else if (!w.trains() && w.engine) {
         tokens_per_hour = language_inference(perf, w, memory, gpu, links);
     } else if (w.trains() && attainable.tflops && peak) {
         const double rate = *attainable.tflops * 1e12 * compute_platform_factor(gpu, attainable);

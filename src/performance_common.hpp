@@ -105,6 +105,22 @@ double image_step_flops(const Workload& w);
 double image_encode_seconds(const Workload& w, double weight_bytes, double rate, double speedup,
                             double bandwidth);
 
+// Engines that launch every kernel of a forward from Python (Hugging Face
+// transformers, litgpt, AutoAWQ): their host time overlaps the GPU's.
+bool eager(const Engine& e);
+// A forward's host time: the engine's launches per layer, and Hugging Face's
+// per-expert Python loop and FP8 linears where they apply.
+double host_seconds(const Workload& w);
+// A forward's matmul rate in FLOP/s: the engine's attainable rate on the
+// card at its prefill efficiency; nullopt when the card's peak is unknown.
+std::optional<double> forward_rate(const AttainableRate& path, const Gpu& gpu, const Engine& e);
+
+// An embedding or reranker model's forward over the plan's batch
+// (embedding_performance.cpp); returns embedded tokens per hour (for the
+// serving cost, per million tokens embedded).
+double embedding_inference(Performance& perf, const Workload& w, const MemoryEstimate& memory,
+                           const Gpu& gpu);
+
 // A language model's decode and prefill on the plan (performance_inference.cpp);
 // returns generated tokens per hour (for the serving cost).
 double language_inference(Performance& perf, const Workload& w, const MemoryEstimate& memory,

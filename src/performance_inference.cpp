@@ -26,10 +26,6 @@ namespace {
 // graphs) leave only the gaps between kernels, which add to the GPU's time.
 constexpr std::array<std::string_view, 3> kEagerEngines{"transformers", "litgpt", "autoawq"};
 
-bool eager(const Engine& e) {
-    return std::find(kEagerEngines.begin(), kEagerEngines.end(), e.id) != kEagerEngines.end();
-}
-
 // Hugging Face's MoE blocks (Mixtral, Qwen2/3-MoE, transformers 4.4x-4.5x)
 // loop over every expert in Python (`for expert_idx in range(num_experts)`),
 // each iteration a torch.where that syncs with the device and the expert's
@@ -51,6 +47,10 @@ std::optional<double> dequant_from_tokens(const Workload& w, const Engine& e) {
 }
 
 }  // namespace
+
+bool eager(const Engine& e) {
+    return std::find(kEagerEngines.begin(), kEagerEngines.end(), e.id) != kEagerEngines.end();
+}
 
 double decode_platform_share(const Gpu& gpu, const Engine& e) {
     // MLX is Metal's own: its profile is its share (data/engines.json).
@@ -112,8 +112,6 @@ double weights_read_share(const Architecture& a, double tokens) {
     return (1.0 - routed) + routed * distinct_experts(e, k, tokens) / e;
 }
 
-namespace {
-
 // A forward's host time: the engine's launches per layer, and Hugging Face's
 // per-expert Python loop and FP8 linears where they apply.
 double host_seconds(const Workload& w) {
@@ -140,6 +138,8 @@ std::optional<double> forward_rate(const AttainableRate& path, const Gpu& gpu, c
     if (!path.tflops) return std::nullopt;
     return *path.tflops * 1e12 * compute_platform_factor(gpu, path) * e.prefill_efficiency;
 }
+
+namespace {
 
 struct DecodeStep {
     double seconds = 0;

@@ -315,6 +315,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         const char* unit = w.is_fixed()                                 ? "GB/s"
                            : w.generates_video() || w.image.streams > 0 ? "frames/s"
                            : w.is_image()                               ? "img/s"
+                           : w.embeds()                                 ? "seq/s"
                                                                         : "tok/s";
         if (speed > 0 && w.is_image())
             why += image_speed_clause(w, rec.performance, speed);
@@ -367,7 +368,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                             rec.standing_why));
     }
     // A shown serving plan says what each of its sessions gets (JSON `load`).
-    if (describe && !w.trains() && w.is_language())
+    if (describe && !w.trains() && w.is_language() && !w.embeds())
         rec.load = load_result(w, rec.performance, rec.fits);
 }
 

@@ -28,7 +28,7 @@ std::string or_unknown(const std::optional<T>& v, const char* pattern) {
 
 // How the catalog's tables narrow on a terminal (table.hpp), first step first.
 constexpr NarrowStep kGpusNarrowing[] = {{"Name", Narrow::Cut, 12}, {"Name"}, {"Link"}, {"TDP"},
-                                         {"BF16 TFLOPS"},           {"Price"}};
+                                         {"BF16 TFLOPS"},           {"Kind"}, {"Price"}};
 constexpr NarrowStep kGpuDetailNarrowing[] = {{"Value", Narrow::Cut, 12}};
 constexpr NarrowStep kModelsNarrowing[] = {
     {"Name", Narrow::Cut, 12}, {"Name"}, {"Shape"}, {"Active"}};
@@ -166,6 +166,7 @@ std::string models_json(const std::vector<ModelPreset>& presets) {
         j.begin_object();
         j.field("id", p.id).field("name", p.name).field("hf_repo", p.hf_repo);
         j.field("kind", p.image ? kImageFamilies.name(p.image->family) : "language");
+        if (!p.image) j.field("task", to_string(p.arch.task));
         j.field("params", total)
             .field("active_params", p.image ? p.image->active_params() : c.active())
             .field("published_params", p.published_params);
@@ -207,7 +208,8 @@ Table gpus_table(const std::vector<const Gpu*>& gpus) {
                  {"BF16 TFLOPS", true},
                  {"TDP", true, "W"},
                  {"Link"},
-                 {"Price", true, "USD"}};
+                 {"Price", true, "USD"},
+                 {"Kind"}};  // the price's kind: msrp, street, used, list, street-estimate
     t.narrowing = kGpusNarrowing;
     for (const Gpu* g : gpus)
         t.rows.push_back(
@@ -215,7 +217,8 @@ Table gpus_table(const std::vector<const Gpu*>& gpus) {
              fmt::format("{:.0f}", g->memory_bandwidth_gbps), or_unknown(g->tflops.bf16, "{:.1f}"),
              or_unknown(g->tdp_watts, "{:.0f}"),
              g->has_fast_link() ? std::string(to_string(g->link.type)) : std::string("PCIe"),
-             g->price ? fmt::format("{:.0f}", g->price->usd) : ""});
+             g->price ? fmt::format("{:.0f}", g->price->usd) : "",
+             g->price ? std::string(to_string(g->price->kind)) : ""});
     return t;
 }
 Table gpu_detail_table(const Gpu& g) {
@@ -237,6 +240,19 @@ Table gpu_detail_table(const Gpu& g) {
     add("launch year", g.launch_year ? std::to_string(*g.launch_year) : "unknown");
     add("memory", fmt::format("{:.0f} GiB {}{}", gib(g.memory_bytes), g.memory_type,
                               g.unified_memory ? " (unified)" : ""));
+    // A unified pool's GPU share: what a model can use by default, how far the
+    // setting moves it, and the setting (docs/catalog.md, "Unified memory").
+    if (g.unified_pool) {
+        const UnifiedPool& u = *g.unified_pool;
+        const double total = gib(g.memory_bytes);
+        const std::string most = u.max_share
+                                     ? fmt::format(", up to {:.0f} GiB ({:.0f} %)",
+                                                   total * *u.max_share, 100.0 * *u.max_share)
+                                     : std::string();
+        add("GPU share",
+            fmt::format("{:.0f} GiB by default ({:.0f} %){}; {}", total * u.default_share,
+                        100.0 * u.default_share, most, u.setting));
+    }
     add("bandwidth", fmt::format("{:g} GB/s", g.memory_bandwidth_gbps));
     add("ECC", g.ecc ? (*g.ecc ? "yes" : "no") : "unknown");
     add("fp32 (vector)", num(g.tflops.fp32, "TFLOPS"));
@@ -308,8 +324,10 @@ Table models_table(const std::vector<ModelPreset>& presets) {
         }
         const ParamCounts c = count_params(p.arch);
         t.rows.push_back({p.id, p.name, std::to_string(c.total()), std::to_string(c.active()),
-                          fmt::format("{} layers, hidden {}, {}/{} heads", p.arch.total_layers(),
-                                      p.arch.hidden, p.arch.heads, p.arch.kv_heads)});
+                          fmt::format("{} layers, hidden {}, {}/{} heads{}", p.arch.total_layers(),
+                                      p.arch.hidden, p.arch.heads, p.arch.kv_heads,
+                                      p.arch.pools() ? fmt::format(" ({})", to_string(p.arch.task))
+                                                     : std::string())});
     }
     return t;
 }

@@ -279,7 +279,10 @@ std::string recommend_html(const Workload& w, const MemoryEstimate& m,
 
     out += "<section id=\"ranking\">\n<h2>Ranking</h2>\n";
     out += "<div class=\"scroll\">\n" + render_html(recommendations_table(w, recs, top, Style{}));
-    out += "</div>\n</section>\n";
+    out += "</div>\n";
+    if (const std::string used = used_price_note(recs, top); !used.empty())
+        out += fmt::format("<p>{}</p>\n", escape_html(used));
+    out += "</section>\n";
     for (const HtmlSection& s : extra)
         out += fmt::format("<section>\n<h2>{}</h2>\n<pre>{}</pre>\n</section>\n", esc(s.title),
                            escape_html(s.text));

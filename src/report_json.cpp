@@ -5,6 +5,7 @@
 #include "gpuadvise/build_sheet.hpp"
 #include "gpuadvise/report_load.hpp"
 #include "gpuadvise/report_suggest.hpp"
+#include "gpuadvise/report_text.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/units.hpp"
 
@@ -170,6 +171,8 @@ void write_workload(json::Writer& j, const Workload& w) {
     j.field("experts", a.experts);
     j.field("experts_per_token", a.experts_per_token);
     j.field("tied_embeddings", a.tied_embeddings);
+    j.field("task", to_string(a.task));
+    j.field("classifier_labels", a.classifier_labels);
     j.field("inferred", a.inferred);
     j.field("max_position",
             a.max_position > 0 ? std::optional<std::int64_t>(a.max_position) : std::nullopt);
@@ -314,6 +317,8 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("streams_max", rounded_rate(p.streams_max));
     j.field("seconds_per_clip", rounded_rate(p.seconds_per_clip));
     j.field("video_frames_per_s", rounded_rate(p.video_frames_per_s));
+    j.field("sequences_per_s", rounded_rate(p.sequences_per_s));
+    j.field("batch_seconds", rounded_rate(p.batch_seconds));
     j.key("speculative");
     if (!p.speculative) {
         j.null();
@@ -404,6 +409,10 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.field("price_usd", r.price_usd);
     else
         j.key("price_usd").null();
+    if (const std::string_view kind = plan_price_kind(r); !kind.empty())
+        j.field("price_kind", kind);
+    else
+        j.key("price_kind").null();
     j.key("platform");
     if (r.platform) {
         const HostPlatform& p = *r.platform;

@@ -76,6 +76,7 @@ std::string_view rate_header(const Workload& w) {
            : w.image.streams > 0 ? "frames/s"
            : w.is_image()        ? (w.trains() ? "Train img/s" : "img/s")
            : w.trains()          ? "Train tok/s"
+           : w.embeds()          ? "seq/s"
                                  : "tok/s";
 }
 
@@ -106,6 +107,31 @@ constexpr NarrowStep kRankingNarrowing[] = {
 
 std::span<const NarrowStep> ranking_narrowing() {
     return kRankingNarrowing;
+}
+
+std::string_view plan_price_kind(const Recommendation& r) {
+    if (r.price_usd <= 0 || r.gpu == nullptr || !r.gpu->price) return "";
+    const auto used = [](const Gpu* g) {
+        return g != nullptr && g->price && g->price->kind == PriceKind::Used;
+    };
+    if (used(r.gpu) || std::any_of(r.placement.begin(), r.placement.end(),
+                                   [&](const Placement& p) { return used(p.gpu); }))
+        return to_string(PriceKind::Used);
+    return to_string(r.gpu->price->kind);
+}
+
+std::string used_price_note(const std::vector<Recommendation>& recs, std::size_t top) {
+    std::string list;
+    for (std::size_t i = 0; i < recs.size() && i < top; ++i) {
+        const Recommendation& r = recs[i];
+        if (plan_price_kind(r) != to_string(PriceKind::Used)) continue;
+        list += fmt::format("{}#{} {} ${:.0f} ({})", list.empty() ? "" : ", ", i + 1, r.gpu->id,
+                            r.price_usd, r.gpu->price->date);
+    }
+    if (list.empty()) return "";
+    return fmt::format(
+        "Used prices (second-hand listings, no warranty; dated, see 'gpuadvise gpus show'): {}\n",
+        list);
 }
 
 Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,

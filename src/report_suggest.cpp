@@ -14,6 +14,7 @@ namespace {
 std::string_view unit_of(std::string_view metric) {
     return metric == "images_per_s"         ? "img/s"
            : metric == "video_frames_per_s" ? "frames/s"
+           : metric == "sequences_per_s"    ? "seq/s"
                                             : "tok/s";
 }
 

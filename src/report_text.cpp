@@ -124,7 +124,10 @@ Table performance_table(const Performance& p) {
                                                     r.acceptance)});
         add("without draft", std::optional<double>(r.without_tokens_per_s), " tok/s");
     }
-    add("prefill", p.prefill_tokens_per_s, " tok/s");
+    // An embedding or reranker model: sequences a second, their tokens, a batch's latency.
+    add("sequences", p.sequences_per_s, " seq/s");
+    add(p.sequences_per_s ? "tokens" : "prefill", p.prefill_tokens_per_s, " tok/s");
+    add("per batch", p.batch_seconds, " s");
     add("time to first token", p.time_to_first_token_s, " s");
     add("of it, image encoding", p.image_encode_seconds, " s");
     add("training", p.train_tokens_per_s, " tok/s");
@@ -246,6 +249,11 @@ std::string workload_text(const Workload& w) {
             : w.ckpt_mode == CkptMode::None ? std::string_view("off")
                                             : to_string(w.ckpt_mode),
             to_string(w.optimizer), to_string(w.mixed));
+    } else if (w.embeds()) {
+        out += fmt::format(
+            "  {}      batch {} x {} tokens, one forward per sequence (no KV cache), "
+            "engine {}\n",
+            to_string(w.model.arch.task), w.batch, w.seq, w.engine ? w.engine->id : "none");
     } else {
         out += fmt::format(
             "  inference  batch {} x (prompt {} + gen {}) tokens, KV cache {}, engine {}\n",
@@ -332,6 +340,9 @@ std::string recommend_text(const Workload& w, const MemoryEstimate& m,
                                  *options.budget_usd),
                      format, style);
     out += render(ranked, format, style);
+    // A second-hand price is not a new card's: the plans priced used say so.
+    if (const std::string used = used_price_note(recs, top); !used.empty())
+        out += prose(used, format, style);
     if (format == Format::Table) {
         // The bars' key only when a narrow terminal left the bars in.
         const auto shown = shown_columns(ranked, style.width);

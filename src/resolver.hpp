@@ -105,6 +105,12 @@ class Resolver {
     // setting, so they must agree.
     void loss();
 
+    // --- embedding and reranker models (workload_embedding.cpp) ------------------
+    // The fields that mean nothing for one forward per sequence, refused by name.
+    void pooling_fields();
+    // --seq (or --context) tokens per sequence and the batch, with their defaults.
+    void pooling_tokens();
+
     // --- tokens --------------------------------------------------------------------
     // Called only for a field that was given.
     std::int64_t positive(Field f, std::int64_t max) const;

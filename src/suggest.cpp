@@ -92,6 +92,7 @@ class Search {
         metric_ = w.generates_video() ? "video_frames_per_s"
                   : w.is_image()      ? "images_per_s"
                   : w.trains()        ? "train_tokens_per_s"
+                  : w.embeds()        ? "sequences_per_s"
                                       : "decode_tokens_per_s";
         if (const auto& g = in.request.get(Field::Gpu)) {
             const std::string name = normalize_name(g->text);
@@ -211,6 +212,7 @@ class Search {
         std::optional<double> v = metric_ == "images_per_s"         ? p.images_per_s
                                   : metric_ == "video_frames_per_s" ? p.video_frames_per_s
                                   : metric_ == "train_tokens_per_s" ? p.train_tokens_per_s
+                                  : metric_ == "sequences_per_s"    ? p.sequences_per_s
                                                                     : p.decode_tokens_per_s;
         if (v && (!std::isfinite(*v) || *v <= 0)) v.reset();
         return v;

@@ -67,6 +67,7 @@ Workload Resolver::run() {
     model();
     if (w_.model.image) return image();
     method();
+    pooling_fields();
     harness();
     formats();
     applicability();
@@ -411,10 +412,13 @@ void Resolver::tokens() {
     if (!r_.has(Field::FlashAttn))
         assume("flash-attn=on (PyTorch SDPA, the default attention of current frameworks)");
     w_.batch = r_.has(Field::Batch) ? positive(Field::Batch, kMaxBatch) : (training ? 4 : 1);
-    if (!r_.has(Field::Batch) && !r_.has(Field::Users) && !r_.has(Field::Rps))
+    if (!w_.model.arch.pools() && !r_.has(Field::Batch) && !r_.has(Field::Users) &&
+        !r_.has(Field::Rps))
         assume(training ? "batch=4 per GPU (document §4: batch 4 x grad-accum 8)"
                         : "batch=1 concurrent sequence");
-    if (training) {
+    if (w_.model.arch.pools()) {
+        pooling_tokens();  // one forward per sequence (workload_embedding.cpp)
+    } else if (training) {
         w_.seq = r_.has(Field::Seq) ? positive(Field::Seq, kMaxTokens) : 512;
         if (!r_.has(Field::Seq))
             assume(

@@ -1,5 +1,5 @@
 // The defaults a workload takes from the cards a plan runs on: fp16 for image
-// and vision models on cards without bf16, an engine's default context by
+// and vision models and llama.cpp on cards without bf16, an engine's default context by
 // the box's memory (Ollama), and the framework that trains on the cards'
 // platform (mlx-lm on Apple silicon). Each changes only a value the user did
 // not give, and says so in `assumed`.
@@ -36,26 +36,36 @@ bool lacks_bf16(const Gpu& g) {
     return !g.tflops.bf16 && !g.is_apple();
 }
 
-// An image or vision model's bf16 default on a card without bf16: fp16,
-// the dtype those cards' tensor cores take (the precision-bf16 rule's fix).
-bool vision_precision(Workload& w, std::span<const Gpu* const> cards, bool record) {
-    if (!w.is_image() || w.precision_given || w.precision != Precision::Bf16) return false;
+// The bf16 default on a card without bf16 (Pascal, Volta, Turing): fp16, the
+// precision-bf16 rule's fix, where the software computes in fp16 there by
+// itself: vision recipes autocast to fp16 on Volta and Turing, and
+// llama.cpp (Ollama, LM Studio) computes 16-bit work in F16/F32 whatever the
+// checkpoint's dtype, so a P40 or a V100 runs a GGUF as it is. vLLM instead
+// refuses a bf16 dtype below compute capability 8.0 until told --dtype half
+// (vllm worker _check_if_gpu_supports_dtype), so a serving plan keeps bf16
+// and the rule says the fix; so does a precision the user gave.
+bool card_precision(Workload& w, std::span<const Gpu* const> cards, bool record) {
+    if (w.precision_given || w.precision != Precision::Bf16) return false;
+    const bool llama_cpp =
+        !w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp && w.is_language();
+    if (!w.is_image() && !llama_cpp) return false;
     const auto it =
         std::find_if(cards.begin(), cards.end(), [](const Gpu* g) { return lacks_bf16(*g); });
     if (it == cards.end()) return false;
     w.precision = Precision::Fp16;
     if (!record) return true;
     reassume(w, "precision=",
-             fmt::format("precision=fp16 ({} has no native bf16; 16-bit autocast in fp16, as "
-                         "vision recipes run on Volta and Turing)",
-                         (*it)->arch_family));
+             fmt::format("precision=fp16 ({} has no native bf16; {})", (*it)->arch_family,
+                         w.is_image() ? "16-bit autocast in fp16, as vision recipes run on "
+                                        "Volta and Turing"
+                                      : "llama.cpp computes 16-bit work in fp16 there"));
     return true;
 }
 
 // An engine's context by the box's memory when none was given (Ollama's
 // num_ctx by total VRAM), no longer than the model was trained for.
 bool engine_context(Workload& w, std::span<const Gpu* const> cards, bool record) {
-    if (w.trains() || !w.is_language() || w.context_given || w.engine == nullptr ||
+    if (w.trains() || !w.is_language() || w.embeds() || w.context_given || w.engine == nullptr ||
         w.engine->default_context.empty() || cards.empty())
         return false;
     // The memory the engine counts: each card's total (a unified pool's GPU
@@ -143,7 +153,7 @@ bool trainer(Workload& w, std::span<const Gpu* const> cards, bool record) {
 
 bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards, bool record) {
     if (w.is_fixed()) return false;
-    bool changed = vision_precision(w, cards, record);
+    bool changed = card_precision(w, cards, record);
     changed = engine_context(w, cards, record) || changed;
     changed = trainer(w, cards, record) || changed;
     return changed;

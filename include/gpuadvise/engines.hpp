@@ -103,7 +103,10 @@ enum class ServeRole : std::uint8_t {
     KvQuant,           // a quantised KV cache; {} is its type (q8_0, q4_0)
     Fp8Weights,        // an FP8 checkpoint (a switch)
     BnbWeights,        // bitsandbytes weights (a switch)
-    MaxTokens          // tokens generated per request
+    MaxTokens,         // tokens generated per request
+    Embedding,         // serve an embedding model: pooled vectors, no generation (a switch)
+    Rerank,            // serve a reranker: scores of query-document pairs (a switch)
+    PoolingBatch       // tokens one micro-batch holds; a pooled sequence must fit in one
 };
 inline constexpr auto kServeRoles =
     make_enum_table<ServeRole>({{ServeRole::TensorParallel, "tensor-parallel"},
@@ -122,7 +125,10 @@ inline constexpr auto kServeRoles =
                                 {ServeRole::KvQuant, "kv-quant"},
                                 {ServeRole::Fp8Weights, "fp8-weights"},
                                 {ServeRole::BnbWeights, "bnb-weights"},
-                                {ServeRole::MaxTokens, "max-tokens"}});
+                                {ServeRole::MaxTokens, "max-tokens"},
+                                {ServeRole::Embedding, "embedding"},
+                                {ServeRole::Rerank, "rerank"},
+                                {ServeRole::PoolingBatch, "pooling-batch"}});
 
 // What a serving command can be pointed at: a Hugging Face repository id, a
 // local folder of safetensors weights with its config.json, a GGUF file.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvise/enum_table.hpp"
 #include "gpuadvise/image.hpp"
 #include "gpuadvise/quant.hpp"
 
@@ -17,6 +18,22 @@ namespace gpuadvise {
 
 enum class MlpKind { Gated, Plain };  // SwiGLU/GeGLU (3 matrices) vs GELU/ReLU (2)
 enum class NormKind { RmsNorm, LayerNorm };
+
+// What a model's forward is for (docs/models.md, "Embedding and reranker
+// models"): Generate decodes token by token from a KV cache; Embed runs one
+// forward over each sequence and pools its hidden states into a vector (no
+// KV cache, no language-model head: a checkpoint loaded as `*Model`);
+// Rerank runs one forward over each query-document pair and scores it, with
+// a sequence-classification head (`*ForSequenceClassification`) or, for a
+// causal reranker (Qwen3-Reranker), the language-model head at the last
+// position.
+enum class ModelTask : std::uint8_t { Generate, Embed, Rerank };
+inline constexpr auto kModelTasks = make_enum_table<ModelTask>({{ModelTask::Generate, "generate"},
+                                                                {ModelTask::Embed, "embed"},
+                                                                {ModelTask::Rerank, "rerank"}});
+inline std::string_view to_string(ModelTask t) {
+    return kModelTasks.name(t);
+}
 
 // How a vision-language model's preprocessing turns one image into tokens
 // (model_image_tokens.cpp, docs/models.md "Images in a request"):
@@ -135,6 +152,11 @@ struct Architecture {
     std::int64_t decoder_layers = 0;
     // Encoder-only (BERT): no KV cache, no generation.
     bool encoder_only = false;
+    // What the forward is for, and its head: a sequence-classification head
+    // of `classifier_labels` outputs (0: none; a causal reranker scores with
+    // its language-model head). An embedding model has no language-model head.
+    ModelTask task = ModelTask::Generate;
+    std::int64_t classifier_labels = 0;
     std::int64_t extra_params = 0;  // small model-specific tensors (token types, pooler)
     // A vision encoder and its projector (vision_config of a multimodal
     // checkpoint): part of the weights, run on image tokens rather than per
@@ -150,6 +172,12 @@ struct Architecture {
     bool inferred = false;  // shape guessed from a parameter count
 
     bool is_moe() const { return experts > 0; }
+    // One forward per sequence, no decode (embedding and reranker models).
+    bool pools() const { return task != ModelTask::Generate; }
+    // The checkpoint holds a language-model head (untied, or tied to the embedding).
+    bool has_lm_head() const {
+        return task == ModelTask::Generate || (task == ModelTask::Rerank && classifier_labels == 0);
+    }
     bool is_mla() const { return kv_lora_rank > 0; }
     std::int64_t q_dim() const { return heads * head_dim; }
     std::int64_t kv_dim() const { return kv_heads * head_dim; }

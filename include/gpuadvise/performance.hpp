@@ -148,15 +148,23 @@ struct Performance {
     std::optional<double> seconds_per_clip;
     std::optional<double> video_frames_per_s;
     std::optional<std::pair<double, double>> images_band;
+    // Embedding and reranker models: sequences embedded (or pairs scored) a
+    // second over the plan, and the seconds one forward of the batch takes
+    // (its latency); prefill_tokens_per_s holds the tokens a second.
+    std::optional<double> sequences_per_s;
+    std::optional<double> batch_seconds;
     // The user's calibration that scaled these rates (gpuadvise calibrate).
     std::optional<CalibrationMatch> calibrated_from;
-    // The headline rate used for ranking: decode tokens/s or training tokens/s.
+    // The headline rate used for ranking: decode tokens/s or training tokens/s
+    // (tokens embedded a second for an embedding model).
     std::optional<double> tokens_per_s() const;
     // What ranking compares: images/s for image workloads, generated video
-    // frames/s for video generation, else tokens/s.
+    // frames/s for video generation, sequences/s for an embedding or
+    // reranker model, else tokens/s.
     std::optional<double> rate() const {
         return images_per_s         ? images_per_s
                : video_frames_per_s ? video_frames_per_s
+               : sequences_per_s    ? sequences_per_s
                                     : tokens_per_s();
     }
 };

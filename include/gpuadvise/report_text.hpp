@@ -33,6 +33,15 @@ std::string short_gpu_id(std::string_view id);
 // order docs/output.md documents).
 std::span<const NarrowStep> ranking_narrowing();
 
+// The kind of a plan's card price: "used" when any of its cards is priced
+// second-hand, else its card's (msrp, street, list, street-estimate); ""
+// when the price is unknown.
+std::string_view plan_price_kind(const Recommendation& r);
+// The line under a ranking that labels the used prices among its first
+// `top` plans ("used prices: #19 nvidia-tesla-p100-16gb $60 (2026-06) ..."),
+// "" when none is used.
+std::string used_price_note(const std::vector<Recommendation>& recs, std::size_t top);
+
 // The ranking: cells are bare numbers with the units in the columns (CSV's
 // header names them; people see "14.3 GiB", "$2699").
 Table recommendations_table(const Workload& w, const std::vector<Recommendation>& recs,

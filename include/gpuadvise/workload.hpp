@@ -464,6 +464,9 @@ struct Workload {
     bool generates_video() const { return is_diffusion() && image.frames > 0; }
     // A language model, modelled (not a task floor, not an image model).
     bool is_language() const { return !is_fixed() && !is_image(); }
+    // An embedding or reranker model: one forward per sequence, pooled or
+    // scored; no KV cache, no decode (workload_embedding.cpp).
+    bool embeds() const { return is_language() && model.arch.pools(); }
     bool uses_lora() const { return method == Method::Lora || method == Method::Qlora; }
     bool targets(LoraTarget t) const;
     const HarnessProfile& profile() const { return harness_profile(harness); }
@@ -476,15 +479,19 @@ Workload resolve_workload(const Request& request, const ModelInputs& inputs,
 
 std::string lora_targets_text(const Workload& w);
 
+// An embedding or reranker workload's sequences in one forward: the whole
+// batch, or on an engine that runs micro-batches (llama.cpp's n_ubatch) the
+// whole sequences one holds, at least one (workload_embedding.cpp).
+std::int64_t pooled_sequences_at_once(const Workload& w);
+
 // The defaults that depend on the cards a plan runs on, applied to its
-// workload: an image or vision model computes in fp16 on cards without bf16
-// (V100, T4), an engine with a default context by memory (Ollama's num_ctx by
-// total VRAM) gets it, and a framework that trains on the cards' platform
-// (mlx-lm on Apple silicon) trains the plan, with its QLoRA base format and
-// optimizer. Only values the user did not give change, each recorded in
-// `assumed` when `record` (a plan that is only ranked needs the values, not
-// the sentences). Returns whether anything changed. The ranking applies it to
-// each plan; `fit` and the commands with --gpu to their box.
+// workload: an image or vision model, and llama.cpp, computes in fp16 on
+// cards without bf16 (P40, V100, T4), an engine with a default context by memory (Ollama's num_ctx
+// by total VRAM) gets it, and a framework that trains on the cards' platform (mlx-lm on Apple
+// silicon) trains the plan, with its QLoRA base format and optimizer. Only values the user did not
+// give change, each recorded in `assumed` when `record` (a plan that is only ranked needs the
+// values, not the sentences). Returns whether anything changed. The ranking applies it to each
+// plan; `fit` and the commands with --gpu to their box.
 bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards, bool record = true);
 bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count, bool record = true);
 // Whether two workloads agree on every value apply_card_defaults and a plan's

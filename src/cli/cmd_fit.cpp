@@ -54,6 +54,16 @@ std::vector<FitModel> own_models(Context& ctx, std::vector<std::string>& skipped
         GgufFolder folder = read_gguf_folder(v->text, v->origin);
         skipped = std::move(folder.skipped);
         for (ModelFile& f : folder.files) {
+            // fit answers which chat models run; an embedding or reranker
+            // file (its GGUF's pooling_type) is sized by estimate --gguf.
+            if (f.arch && f.arch->pools()) {
+                skipped.push_back(fmt::format(
+                    "{}: an {} model (the file's pooling_type), not a chat model; size it with "
+                    "'gpuadvise estimate --gguf'",
+                    sanitize(f.source, 120),
+                    f.arch->task == ModelTask::Embed ? "embedding" : "reranker"));
+                continue;
+            }
             const auto same = [&](const FitModel& m) {
                 const ModelFile& g = m.files.front();
                 return g.name == f.name && g.params == f.params &&
@@ -105,6 +115,17 @@ std::vector<FitModel> own_models(Context& ctx, std::vector<std::string>& skipped
         m.shape = inputs;
         place(m, {v->text, std::filesystem::path(v->text).parent_path().string()});
     }
+    const std::optional<Architecture>& own =
+        m.files.empty() ? std::optional<Architecture>{} : m.files.front().arch;
+    const Architecture shape =
+        own                     ? *own
+        : inputs.hf_config_text ? parse_hf_config(*inputs.hf_config_text, inputs.hf_config_source)
+                                : Architecture{};
+    if (shape.pools())
+        throw InputError(fmt::format(
+            "{} is an {} model; fit lists chat models that decode: size it with 'gpuadvise "
+            "estimate' (or rank cards with 'gpuadvise') and the same model flags",
+            m.id, shape.task == ModelTask::Embed ? "embedding" : "reranker"));
     out.push_back(std::move(m));
     return out;
 }

@@ -34,8 +34,10 @@ struct LlamaShape {
 };
 
 std::string write_gguf(const TempDir& dir, const std::string& file, const std::string& name,
-                       const LlamaShape& s, u32 type) {
+                       const LlamaShape& s, u32 type, u32 pooling_type = 0) {
     gguf_test::GgufBuilder b;
+    // llama.cpp's converter writes <arch>.pooling_type for models that pool (embeddings).
+    if (pooling_type > 0) b.kv_u32("llama.pooling_type", pooling_type);
     b.kv_str("general.architecture", "llama")
         .kv_str("general.name", name)
         .kv_u32("llama.block_count", static_cast<u32>(s.layers))
@@ -160,6 +162,27 @@ TEST_CASE(
         {"fit", "--models-dir", dir.path(""), "--gpu", "rtx-4090", "--family", "llama v2"});
     REQUIRE(only.at("models").size() == 1);
     CHECK(only.at("models")[0].at("model") == "LLaMA v2");
+}
+
+TEST_CASE("fit --models-dir: an embedding GGUF is named and left out, not ranked as a chat model") {
+    TempDir dir;
+    write_gguf(dir, "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf", "Meta Llama 3.1 8B Instruct",
+               kLlama31_8b, gguf_test::kQ4_K);
+    // pooling_type 3: last-token pooling, as Qwen3-Embedding's GGUFs carry.
+    const std::string embed = write_gguf(dir, "Embedding-8B-Q4_K_M.gguf", "Embedding 8B",
+                                         kLlama31_8b, gguf_test::kQ4_K, 3);
+    const json doc = run_json({"fit", "--models-dir", dir.path(""), "--gpu", "rtx-4090"});
+    CHECK(row(doc, "Meta Llama 3.1 8B Instruct") != nullptr);
+    CHECK(row(doc, "Embedding 8B") == nullptr);
+    CHECK(
+        left_out(doc, "Embedding-8B-Q4_K_M.gguf", "an embedding model (the file's pooling_type)"));
+    // Given alone, fit says where to size it; estimate sizes it as an embedding model.
+    const ProcessResult alone = run({"fit", "--gguf", embed, "--gpu", "rtx-4090"});
+    CHECK(alone.exit_code == 2);
+    CHECK_THAT(alone.err, Catch::Contains("is an embedding model"));
+    const json e = run_json({"estimate", "--gguf", embed, "--gpu", "rtx-4090"});
+    CHECK(e.at("workload").at("architecture").at("task") == "embed");
+    CHECK(e.at("plan").at("performance").at("sequences_per_s").get<double>() > 0);
 }
 
 TEST_CASE("fit --models-dir: a folder without models, or not a folder, is bad input") {
@@ -359,6 +382,22 @@ TEST_CASE("engine fact: vision models default to fp16 on cards without bf16") {
                              "bf16", "--gpu", "v100-sxm2-32gb"},
                             1);
     CHECK(b.at("plan").at("fits") == false);
+}
+
+TEST_CASE(
+    "engine fact: llama.cpp runs GGUFs on a Tesla P40 (no bf16), so fit lists models for it") {
+    // Pascal has no bf16; llama.cpp computes in fp16 there, so nothing is refused for it.
+    const json c = run_json({"check", "--model", "llama-3.1-8b", "--quant", "q4_k_m", "--engine",
+                             "llama.cpp", "--gpu", "tesla-p40"});
+    CHECK(c.at("plan").at("fits") == true);
+    CHECK(c.at("workload").at("precision") == "fp16");
+    CHECK(any_of(c.at("workload").at("assumed"), "pascal has no native bf16"));
+    const json f = run_json({"fit", "--gpu", "tesla-p40", "--top", "50"});
+    CHECK(f.at("models").size() >= 20);
+    // vLLM still refuses bf16 there until told fp16, and says so.
+    const json v = run_json(
+        {"check", "--model", "llama-3.1-8b", "--engine", "vllm", "--gpu", "tesla-p40"}, {1});
+    CHECK(v.at("plan").at("fits") == false);
 }
 
 TEST_CASE("engine fact: --os windows warns about the driver's shared-memory fallback when tight") {

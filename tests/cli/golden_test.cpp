@@ -81,6 +81,8 @@ const std::vector<Golden>& goldens() {
         {"estimate-qwen2.5-vl-images-4090",
          {"estimate", "--model", "qwen2.5-vl-7b", "--images", "4", "--image-size", "1280x720",
           "--gpu", "rtx-4090"}},
+        // An embedding model: sequences a second, one forward, no KV cache.
+        {"estimate-bge-m3-4090", {"estimate", "--model", "bge-m3", "--gpu", "rtx-4090"}},
         // Video generation: seconds per clip and generated frames per second.
         {"estimate-wan-1.3b-4090",
          {"estimate", "--model", "wan2.1-t2v-1.3b", "--frames", "81", "--resolution", "832x480",
@@ -241,7 +243,7 @@ bool register_all(std::index_sequence<I...>) {
 }
 
 // The table's size, checked below against goldens().
-constexpr std::size_t kGoldens = 39;
+constexpr std::size_t kGoldens = 40;
 const bool registered = register_all(std::make_index_sequence<kGoldens>{});
 
 }  // namespace

@@ -142,6 +142,9 @@ const std::vector<Args> kWorkloads{
     {"--model", "qwen2.5-vl-7b", "--images", "4", "--image-size", "1280x720"},
     {"--model", "llama-3.2-90b-vision", "--method", "lora", "--images", "2", "--image-size",
      "1120x560"},
+    // Embedding models: architecture.task, sequences_per_s and batch_seconds.
+    {"--model", "bge-m3", "--seq", "1024"},
+    {"--model", "qwen3-embedding-8b", "--batch", "8"},
 };
 
 // One card of each vendor, platform, link and form factor, and one without a price.

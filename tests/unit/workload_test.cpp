@@ -187,9 +187,15 @@ TEST_CASE("card defaults: vision models compute in fp16 on cards without bf16") 
         embedded::model_presets());
     CHECK_FALSE(apply_card_defaults(given, card("t4"), 1));
     CHECK(given.precision == Precision::Bf16);
-    // A language model keeps bf16: vLLM refuses it on Volta rather than cast.
+    // A language model keeps bf16 on vLLM, which refuses it on Volta rather than cast.
     Workload llm = test::workload({{Field::Model, "1B"}});
     CHECK_FALSE(apply_card_defaults(llm, card("v100-sxm2-32gb"), 1));
+    // llama.cpp computes in fp16 on a P40 whatever the checkpoint: no bf16 to refuse.
+    Workload gguf = test::workload({{Field::Model, "8B"}, {Field::Quant, "q4_k_m"}});
+    REQUIRE(gguf.engine->id == "llama.cpp");
+    CHECK(apply_card_defaults(gguf, card("tesla-p40"), 1));
+    CHECK(gguf.precision == Precision::Fp16);
+    CHECK(assumed(gguf, "precision=fp16 (pascal has no native bf16; llama.cpp computes"));
 }
 
 TEST_CASE("card defaults: Ollama's context by total VRAM, cut to the trained length") {
