@@ -120,8 +120,22 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
         *why = std::string("not representable: ") + e.what();
         return std::nullopt;
     }
+    // A row of an older build runs with that build's launch costs and
+    // quantised-prefill share (bench/data/engine_builds.csv).
+    Engine built;
+    double mmq = 0;
+    const EngineBuild* build = w.engine ? build_of(r.at("id"), w.engine->id) : nullptr;
+    if (build) {
+        built = *w.engine;
+        built.layer_overhead_s = build->layer_overhead_s;
+        built.step_overhead_s = build->step_overhead_s;
+        w.engine = &built;
+        mmq = speed_fit("llamacpp_mmq_share");
+        set_speed_fit_override("llamacpp_mmq_share", build->mmq_share);
+    }
     const MemoryEstimate mem = estimate_memory(w);
     const Performance p = estimate_performance(w, mem, *gpu);
+    if (build) set_speed_fit_override("llamacpp_mmq_share", mmq);
     const double n = static_cast<double>(w.gpus);
     const bool per_gpu = r.at("scope") == "per_gpu";
     std::optional<double> est;

@@ -58,9 +58,9 @@ const PowerEfficiency* find_power(const AttainableData& data, std::string_view k
 struct AttainableStorage : json::Storage {};
 
 // The coefficients bench/accuracy fits (bench/accuracy_fit.cpp says on what).
-constexpr std::array<std::string_view, 5> kSpeedFitNames{"training_width", "hf_expert_iteration_s",
-                                                         "hf_fp8_linear_s", "llamacpp_mmq_share",
-                                                         "metal_llamacpp_bandwidth_share"};
+constexpr std::array<std::string_view, 6> kSpeedFitNames{
+    "training_width",     "hf_expert_iteration_s",          "hf_fp8_linear_s",
+    "llamacpp_mmq_share", "metal_llamacpp_bandwidth_share", "hf_fp8_expert_linear_s"};
 
 std::vector<std::pair<std::string, double>>& overrides() {
     static std::vector<std::pair<std::string, double>> list;
