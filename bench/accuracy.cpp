@@ -14,17 +14,21 @@ int main(int argc, char** argv) {
             << "usage: gpuadvise_accuracy BENCH_DATA_DIR MODELS_JSON [--all] [--output FILE]\n"
                "       [--bands FILE] [--components FILE] [--write-before FILE] [--attainable "
                "FILE]\n"
-               "       [--fit [--engines FILE]]\n";
+               "       [--fit [--engines FILE] | --fit-only NAME]\n";
         return 2;
     }
     bool all_rows = false, fit = false;
     std::ofstream output;
-    std::string bands_path, write_before, attainable_path, engines_path;
+    std::string bands_path, write_before, attainable_path, engines_path, fit_only;
     std::string components_path;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--all") all_rows = true;
         if (arg == "--fit") fit = true;
+        if (arg == "--fit-only" && i + 1 < argc) {
+            fit = true;
+            fit_only = argv[++i];
+        }
         if (arg == "--bands" && i + 1 < argc) bands_path = argv[++i];
         if (arg == "--write-before" && i + 1 < argc) write_before = argv[++i];
         if (arg == "--attainable" && i + 1 < argc) attainable_path = argv[++i];
@@ -202,7 +206,7 @@ int main(int argc, char** argv) {
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     attainable_report(dir);
     load_builds(dir);
-    if (fit) fit_report(dir, models_json, presets);
+    if (fit) fit_report(dir, models_json, presets, fit_only);
     speed_report(dir, models_json, presets);
     runtime_report(dir, presets);
     cluster_report(dir);

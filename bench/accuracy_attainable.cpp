@@ -98,6 +98,8 @@ void attainable_report(const std::string& dir) {
             by_class[std::string(attainable_class(g))].push_back(*r);
             by_class["all"].push_back(*r);
             class_cards[std::string(attainable_class(g))].push_back(id);
+            // And its architecture's, among cards of its accumulate mode.
+            if (!g.arch_family.empty()) by_class[family_reach_key(g)].push_back(*r);
         }
     }
     std::cout
@@ -182,7 +184,9 @@ void attainable_report(const std::string& dir) {
          "Dense matmul rates a card sustains: measured per card and dtype (the median of the "
          "rows of bench/data/sources/attainable_matmul.csv, their lowest and highest); per class "
          "the median, 10th and 90th percentile over its cards of measured / datasheet peak in "
-         "16-bit; per dtype its share over the 16-bit share on cards measured in both; per chip "
+         "16-bit, and the same per architecture family (class/family, NVIDIA's full-rate "
+         "parts as nvidia-full-rate); per dtype its share over the 16-bit share on cards measured "
+         "in both; per chip "
          "and architecture family the best 16-bit TFLOPS per watt of TDP measured on full-rate "
          "parts (src/attainable.cpp says how each is used).\",\n";
     f << fmt::format(

@@ -84,6 +84,7 @@ void cluster_report(const std::string& dir) {
         double gpus = 0;
         bool moe = false;
         double total_tokens = 0, gpu_hours = 0;  // the run's published size, when given
+        double est_hours = 0;                    // the plan's GPU-hours for that size
         bool hours_only = false;                 // no throughput row: GPU-hours only
     };
     std::vector<Out> outs;
@@ -214,9 +215,20 @@ void cluster_report(const std::string& dir) {
             ++skipped[std::string("workload not representable: ") + e.what()];
             continue;
         }
+        const auto given = [&](const char* k) {
+            try {
+                return r.at(k).empty()
+                           ? 0.0
+                           : static_cast<double>(parse_param_count(r.at(k), "bench row"));
+            } catch (const InputError&) {
+                return 0.0;
+            }
+        };
         RankOptions o;
         if (!hours_only) o.parallel = w.parallel;
         o.network = network_of(r.at("network"));
+        // The run's size, so the plan's own GPU-hours (with its goodput) are compared.
+        if (given("total_tokens") > 0) o.job.tokens = given("total_tokens");
         const Recommendation rec = evaluate_plan(w, *gpu, w.gpus, o);
         const auto rate = rec.performance.train_tokens_per_s;
         if (!rate) {
@@ -230,16 +242,8 @@ void cluster_report(const std::string& dir) {
                         measured.value_or(0.0), *rate / static_cast<double>(w.gpus), fp8, split,
                         static_cast<double>(w.gpus), w.model.arch.is_moe()});
         outs.back().hours_only = hours_only;
-        const auto given = [&](const char* k) {
-            try {
-                return r.at(k).empty()
-                           ? 0.0
-                           : static_cast<double>(parse_param_count(r.at(k), "bench row"));
-            } catch (const InputError&) {
-                return 0.0;
-            }
-        };
         outs.back().total_tokens = given("total_tokens");
+        outs.back().est_hours = rec.performance.gpu_hours.value_or(0.0);
         outs.back().gpu_hours = r.at("gpu_hours").empty() ? 0.0 : std::stod(r.at("gpu_hours"));
     }
     for (const auto& o : outs)
@@ -292,13 +296,14 @@ void cluster_report(const std::string& dir) {
         stats(label.c_str(),
               [&](const Out& o) { return o.id.substr(0, o.id.find('-')) == source; });
     }
-    // GPU-hours of whole runs: the published tokens at the estimated rate.
+    // GPU-hours of whole runs: the published tokens at the estimated rate,
+    // with the plan's goodput (restarts, evaluation, checkpoints).
     std::cout << "\n| GPU-hours of runs with a published size | inputs | tokens | published "
                  "GPU-hours | estimated | ratio |\n|---|---|---|---|---|---|\n";
     std::vector<double> hours_err;
     for (const auto& o : outs)
-        if (o.total_tokens > 0 && o.gpu_hours > 0) {
-            const double est = o.total_tokens / o.estimated / 3600.0;
+        if (o.total_tokens > 0 && o.gpu_hours > 0 && o.est_hours > 0) {
+            const double est = o.est_hours;
             hours_err.push_back(std::fabs(est / o.gpu_hours - 1.0));
             std::cout << fmt::format("| {} | {} | {:.3g} | {:.4g} | {:.4g} | {:.2f} |\n", o.id,
                                      o.inputs, o.total_tokens, o.gpu_hours, est, est / o.gpu_hours);

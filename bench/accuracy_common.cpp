@@ -209,6 +209,13 @@ Replay replay_request(const Row& r, const Json& models_json,
                                 when.find("tutorials/") != std::string::npos;
             if (before) q.set(Field::ExpandableSegments, "false");
         }
+        // The element-wise kernels compiled where the row says so (torchtune's
+        // README runs, litgpt's Thunder executors with torch.compile); else the
+        // harness's (eager, or Unsloth's Triton kernels).
+        const std::string text = lower(r.at("source") + " " + r.at("notes"));
+        if (text.find("torch.compile on") != std::string::npos ||
+            text.find("incl. torch.compile") != std::string::npos)
+            q.set(Field::FusedKernels, "true");
         // The shape regime as the row's notes state it: packed datasets and
         // fixed-size dummy batches have one shape; "padded to the longest
         // sample" and unstated collators keep the default (variable length).

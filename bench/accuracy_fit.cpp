@@ -26,16 +26,26 @@ bool gguf_quantised(const Row& r) {
     return f.rfind("gguf-", 0) == 0 && f != "gguf-f16";
 }
 
-const std::array<Target, 6> kTargets{{
+const std::array<Target, 7> kTargets{{
     {"training_width",
-     "W of the matmul efficiency h / (h + W) a training step's matmuls reach at hidden width h, on "
-     "the attainable rate; fitted on the training rows of 1-8 GPUs of throughput_visible.csv and "
-     "throughput_measured.csv",
+     "W of the matmul efficiency h / (h + W) an inference prefill's matmuls reach at hidden width "
+     "h, on the attainable rate; fitted on the training rows of 1-8 GPUs of "
+     "throughput_visible.csv and throughput_measured.csv before training's own law "
+     "(training_width_per_ridge)",
      [](const Row& r) {
          return r.at("phase") == "train" &&
                 (r.at("num_gpus").empty() || std::stoi(r.at("num_gpus")) <= 8);
      },
      100, 20000},
+    {"training_width_per_ridge",
+     "k of a training step's matmul efficiency h / (h + W), W = k x the card's attainable FLOP/s "
+     "over its bytes/s of bandwidth (its ridge point); fitted on the training rows of 1-8 GPUs of "
+     "throughput_visible.csv and throughput_measured.csv",
+     [](const Row& r) {
+         return r.at("phase") == "train" &&
+                (r.at("num_gpus").empty() || std::stoi(r.at("num_gpus")) <= 8);
+     },
+     0.05, 50},
     {"hf_expert_iteration_s",
      "seconds of one iteration of Hugging Face transformers' Python loop over an MoE layer's "
      "experts (a torch.where that syncs, the expert's linears); fitted on the bf16 transformers "
@@ -418,7 +428,7 @@ void write_engines(const std::string& path) {
 }
 
 void fit_report(const std::string& dir, const Json& models_json,
-                const std::vector<ModelPreset>& presets) {
+                const std::vector<ModelPreset>& presets, const std::string& only) {
     const auto rows = throughput_rows(dir);
     std::cout << "\n# Fitted coefficients\n\n"
               << "`gpuadvise_accuracy ... --fit`: each coefficient of the speed model that is "
@@ -430,9 +440,12 @@ void fit_report(const std::string& dir, const Json& models_json,
     bool engines_done = false;
     std::ostringstream engines;  // printed after the coefficients' table
     for (const Target& t : kTargets) {
+        // --fit-only NAME: that coefficient alone; the others (and the engine
+        // profiles) keep the table's values.
+        if (!only.empty() && t.name != only) continue;
         // The engine profiles after the training width (prefill uses the
         // width law) and before the coefficients that sit on llama.cpp's.
-        if (!engines_done && t.name == "llamacpp_mmq_share") {
+        if (!engines_done && only.empty() && t.name == "llamacpp_mmq_share") {
             fit_engines(rows, models_json, presets, engines);
             engines_done = true;
         }
@@ -464,6 +477,7 @@ void fit_report(const std::string& dir, const Json& models_json,
     // The older builds' quantised-prefill share, each on its own rows.
     std::cout << engines.str();
     for (EngineBuild& b : g_builds) {
+        if (!only.empty()) break;
         std::vector<const Row*> mine;
         for (const Row& r : rows)
             if (r.at("engine") == b.engine && r.at("phase") == "prefill" && gguf_quantised(r) &&

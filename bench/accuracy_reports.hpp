@@ -24,6 +24,6 @@ void attainable_report(const std::string& dir);
 void write_attainable(const std::string& path);
 void write_engines(const std::string& path);
 void fit_report(const std::string& dir, const Json& models_json,
-                const std::vector<ModelPreset>& presets);
+                const std::vector<ModelPreset>& presets, const std::string& only = {});
 
 }  // namespace accuracy

@@ -58,9 +58,10 @@ const PowerEfficiency* find_power(const AttainableData& data, std::string_view k
 struct AttainableStorage : json::Storage {};
 
 // The coefficients bench/accuracy fits (bench/accuracy_fit.cpp says on what).
-constexpr std::array<std::string_view, 6> kSpeedFitNames{
-    "training_width",     "hf_expert_iteration_s",          "hf_fp8_linear_s",
-    "llamacpp_mmq_share", "metal_llamacpp_bandwidth_share", "hf_fp8_expert_linear_s"};
+constexpr std::array<std::string_view, 7> kSpeedFitNames{
+    "training_width",        "training_width_per_ridge", "hf_expert_iteration_s",
+    "hf_fp8_linear_s",       "llamacpp_mmq_share",       "metal_llamacpp_bandwidth_share",
+    "hf_fp8_expert_linear_s"};
 
 std::vector<std::pair<std::string, double>>& overrides() {
     static std::vector<std::pair<std::string, double>> list;
@@ -134,6 +135,12 @@ std::string_view attainable_class(const Gpu& gpu) {
     return "all";
 }
 
+std::string family_reach_key(const Gpu& gpu) {
+    const bool full_rate = gpu.vendor == Vendor::Nvidia && !half_rate_fp32_accumulate(gpu);
+    return std::string(full_rate ? "nvidia-full-rate" : attainable_class(gpu)) + "/" +
+           std::string(gpu.arch_family);
+}
+
 std::optional<double> peak_tflops(const Gpu& gpu, RateDtype dtype) {
     const Tflops& t = gpu.tflops;
     switch (dtype) {
@@ -189,11 +196,22 @@ AttainableRate attainable_rate(const Gpu& gpu, RateDtype dtype, Accumulate accum
         return finish(m->tflops * share, m->low * share, m->high * share, RateBasis::CardReach);
     }
     const ReachClass* all = find_class(data, "all");
-    const ReachClass* c = find_class(data, attainable_class(gpu));
+    // The cards of its architecture and accumulate mode where any was
+    // measured (the T4 for a Titan RTX), else its class.
+    const ReachClass* c = find_class(data, family_reach_key(gpu));
+    RateBasis basis = c ? RateBasis::FamilyReach : RateBasis::ClassReach;
+    if (!c) c = find_class(data, attainable_class(gpu));
     if (!c) c = all;
     if (!c) return finish(*peak, *peak, *peak, RateBasis::ClassReach);
     double rate = *peak * c->median * ratio;
     double low = *peak * c->low * ratio, high = *peak * c->high * ratio;
+    // A family of few cards has a narrow band of its own: it is at least as
+    // uncertain as the class the card belongs to.
+    if (basis == RateBasis::FamilyReach)
+        if (const ReachClass* cls = find_class(data, attainable_class(gpu))) {
+            low = std::min(low, *peak * cls->low * ratio);
+            high = std::max(high, *peak * cls->high * ratio);
+        }
     // A peak the catalog derived with little confidence (from a marketing
     // figure of another precision, say) is uncertain beyond its class: the
     // band is the wider of the class's and every measured card's.
@@ -201,7 +219,6 @@ AttainableRate attainable_rate(const Gpu& gpu, RateDtype dtype, Accumulate accum
         low = std::min(low, *peak * all->low * ratio);
         high = std::max(high, *peak * all->high * ratio);
     }
-    RateBasis basis = RateBasis::ClassReach;
     // Full-rate parts run at the clock their power allows: no more than the
     // best TFLOPS per watt measured on the same chip (else architecture).
     if (!half_rate_fp32_accumulate(gpu) && gpu.tdp_watts && *gpu.tdp_watts > 0) {

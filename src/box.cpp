@@ -40,11 +40,12 @@ std::string plan_label(const Recommendation& rec) {
     return out;
 }
 Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
-                            const RankOptions& options, bool describe) {
+                            const RankOptions& options, Detail detail) {
     const auto n = static_cast<std::int64_t>(cards.size());
     const bool uniform =
         std::all_of(cards.begin(), cards.end(), [&](const Gpu* g) { return g == cards.front(); });
-    if (uniform) return evaluate_plan(base, *cards.front(), n, options, nullptr, describe);
+    if (uniform) return evaluate_plan(base, *cards.front(), n, options, nullptr, detail);
+    const bool describe = detail == Detail::Texts;
 
     std::vector<std::uint64_t> usable;
     for (const Gpu* g : cards) usable.push_back(usable_memory(*g, options.os, base.engine));
@@ -158,10 +159,11 @@ Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> ca
             if (usable[i] < usable[small]) small = i;
             if (cards[i]->memory_bandwidth_gbps < cards[slow]->memory_bandwidth_gbps) slow = i;
         }
-        rec = evaluate_plan(base, *cards[small], n, options, nullptr, describe);
+        rec = evaluate_plan(base, *cards[small], n, options, nullptr,
+                            detail == Detail::Verdict ? Detail::Numbers : detail);
         if (slow != small)
             rec.performance =
-                evaluate_plan(base, *cards[slow], n, options, nullptr, false).performance;
+                evaluate_plan(base, *cards[slow], n, options, nullptr, Detail::Numbers).performance;
         for (std::size_t i = 0; i < cards.size(); ++i)
             rec.placement.push_back(
                 {cards[i], 0, 1.0 / static_cast<double>(n), rec.memory.per_gpu_bytes, usable[i]});

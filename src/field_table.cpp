@@ -192,6 +192,14 @@ const std::vector<FieldSpec>& table() {
          "Fixed-shape batches (packed, or padded to one fixed length); off: each batch is padded "
          "to its longest sample, and the allocator keeps blocks of earlier shapes",
          "off (Hugging Face collators pad each batch to its longest sample)", Applies::Training},
+        {Field::FusedKernels, "--fused-kernels", "", "fused_kernels", FieldKind::Toggle,
+         kWorkloadGroup, "",
+         "The element-wise work around the matmuls in fused kernels (torch.compile, Transformer "
+         "Engine, Unsloth's or Liger's Triton kernels); off: eager PyTorch ops, one kernel each "
+         "(RMSNorm's fp32 upcast, rotary, SwiGLU, LoRA's scaling and sum)",
+         "off with --harness (on for unsloth); on for full training without one (a pretraining "
+         "framework)",
+         Applies::Training},
         {Field::ExpandableSegments, "--expandable-segments", "", "expandable_segments",
          FieldKind::Toggle, kWorkloadGroup, "",
          "PyTorch's allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments "

@@ -64,6 +64,7 @@ bool applies_to_images(Field f) {
         case Field::ChunkedLoss:
         case Field::Loss:
         case Field::Packing:
+        case Field::FusedKernels:
         case Field::OptimizerImpl:
         case Field::CkptMode:
         case Field::OptimizerInBackward:

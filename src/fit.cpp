@@ -260,7 +260,7 @@ FitResult fit_models(const Request& base, std::span<const FitModel> models,
             }
             RankOptions o = options;
             o.offload = {};
-            Recommendation rec = evaluate_box(w, cards, o, false);
+            Recommendation rec = evaluate_box(w, cards, o, Detail::Numbers);
             offload_on = offload_on || rung.offload_from;
             if (fits_everywhere(rec)) {
                 if (too_slow(w, rec)) {
@@ -282,7 +282,7 @@ FitResult fit_models(const Request& base, std::span<const FitModel> models,
             last_miss_at = rung.file.empty() ? rung.label : rung.file;
             if (!fit.allow_offload || offloaded || !offload_on) continue;
             o.offload = {OffloadKind::Auto, 0};
-            Recommendation off = evaluate_box(w, cards, o, false);
+            Recommendation off = evaluate_box(w, cards, o, Detail::Numbers);
             if (off.fits && off.offload && off.offload->mode != OffloadMode::Gpu) {
                 if (too_slow(w, off)) {
                     keep_fastest(row_of(rung, std::move(off), w));

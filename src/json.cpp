@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <stdexcept>
@@ -175,6 +176,7 @@ class Parser {
     std::string_view parse_string() {
         ++pos_;  // opening quote
         const std::size_t start = pos_;
+        skip_plain_bytes();
         while (true) {
             if (pos_ >= text_.size()) fail_at(start - 1, "a string is not closed");
             const auto c = static_cast<unsigned char>(text_[pos_]);
@@ -221,6 +223,27 @@ class Parser {
                 out.push_back(static_cast<char>(c));
                 ++pos_;
             }
+        }
+    }
+
+    // Moves pos_ past a run of printable ASCII other than '"' and '\\', eight
+    // bytes at a time (the bytes of a word tested at once, as in Mycroft's
+    // zero-byte test): most of a catalog is such text, and the byte loop
+    // after it checks whatever stopped the run.
+    void skip_plain_bytes() {
+        constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+        constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+        const auto zero_byte = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+        while (pos_ + 8 <= text_.size()) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, text_.data() + pos_, 8);
+            // A byte >= 0x80, below 0x20 (w - 0x20 borrows into bit 7 of a
+            // byte only where it was below 0x20, or where it was >= 0x80),
+            // a quote or a backslash.
+            const std::uint64_t stop = (w & kHighs) | ((w - kOnes * 0x20) & ~w & kHighs) |
+                                       zero_byte(w ^ (kOnes * '"')) | zero_byte(w ^ (kOnes * '\\'));
+            if (stop != 0) return;
+            pos_ += 8;
         }
     }
 
@@ -387,8 +410,9 @@ class Parser {
             const std::size_t count = keys_.size() - keys_start;
             bool duplicate = false;
             if (count < 32) {
-                for (std::size_t i = keys_start; i < keys_.size(); ++i)
-                    duplicate = duplicate || keys_[i] == key;
+                for (std::size_t i = keys_start; i < keys_.size() && !duplicate; ++i)
+                    duplicate = keys_[i].size() == key.size() &&
+                                (key.empty() || keys_[i].back() == key.back()) && keys_[i] == key;
                 if (count == 31 && !duplicate)
                     many.insert(keys_.begin() + static_cast<std::ptrdiff_t>(keys_start),
                                 keys_.end());

@@ -35,12 +35,29 @@ std::string Path::str() const {
 
 // ---------------------------------------------------------------- ObjectReader
 
+namespace {
+
+// A cheap summary of a key for ObjectReader's absent-key test.
+std::uint64_t key_bit(std::string_view key) {
+    if (key.empty()) return 1;
+    const auto first = static_cast<unsigned char>(key.front());
+    const auto last = static_cast<unsigned char>(key.back());
+    return std::uint64_t{1} << ((key.size() * 7U + first * 3U + last) & 63U);
+}
+
+}  // namespace
+
 ObjectReader::ObjectReader(Value value, std::string_view source, const Path* path)
     : value_(value), source_(source), path_(path) {
     if (!value.is_object())
         fail_here(fmt::format("must be an object (got {})", type_name(value.type())));
     members_.reserve(value.size());
-    for (const Value m : value.items()) members_.push_back(m);
+    keys_.reserve(value.size());
+    for (const Value m : value.items()) {
+        members_.push_back(m);
+        keys_.push_back(m.key());
+        key_bits_ |= key_bit(keys_.back());
+    }
     read_.assign(members_.size(), false);
 }
 
@@ -55,10 +72,11 @@ void ObjectReader::fail_here(std::string_view what) const {
 }
 
 std::optional<Value> ObjectReader::lookup(std::string_view key) {
+    if ((key_bits_ & key_bit(key)) == 0) return std::nullopt;
     const std::size_t n = members_.size();
     for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = (cursor_ + k) % n;
-        if (members_[i].key() == key) {
+        const std::size_t i = cursor_ + k < n ? cursor_ + k : cursor_ + k - n;
+        if (keys_[i] == key) {
             read_[i] = true;
             cursor_ = i + 1;
             return members_[i];

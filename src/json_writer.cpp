@@ -2,8 +2,10 @@
 // strings escaped and repaired to UTF-8, numbers finite or refused.
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <stdexcept>
@@ -27,14 +29,37 @@ constexpr std::array<bool, 256> kPlainByte = [] {
     for (int c = 0x20; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
     return t;
 }();
+// In valid UTF-8, the bytes written as they are: printable ASCII and every
+// byte of a multi-byte character but 0xC2, which may start a C1 control
+// (U+0080 to U+009F) that is escaped.
+constexpr std::array<bool, 256> kKeptByte = [] {
+    std::array<bool, 256> t = kPlainByte;
+    for (int c = 0x80; c < 0x100; ++c) t[static_cast<std::size_t>(c)] = c != 0xC2;
+    return t;
+}();
+
+// Appends `s` between two quotes with one growth of `out`, for the strings
+// that need no escape.
+void append_quoted(std::string& out, std::string_view s, std::string_view after = {}) {
+    const std::size_t at = out.size();
+    out.resize(at + s.size() + 2 + after.size());
+    char* p = out.data() + at;
+    *p++ = '"';
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());  // data() may be null when empty
+    p += s.size();
+    *p++ = '"';
+    if (!after.empty()) std::memcpy(p, after.data(), after.size());
+}
+
+bool plain(std::string_view s) {
+    for (const char c : s)
+        if (!kPlainByte[static_cast<unsigned char>(c)]) return false;
+    return true;
+}
 
 void escape_into(std::string& out, std::string_view s) {
-    std::size_t plain = 0;
-    while (plain < s.size() && kPlainByte[static_cast<unsigned char>(s[plain])]) ++plain;
-    if (plain == s.size()) {
-        out.push_back('"');
-        out.append(s);
-        out.push_back('"');
+    if (plain(s)) {
+        append_quoted(out, s);
         return;
     }
     const bool clean = valid_utf8(s);
@@ -45,6 +70,7 @@ void escape_into(std::string& out, std::string_view s) {
     std::size_t run = 0;  // start of a run of bytes that need no escape
     for (std::size_t i = 0; i < t.size(); ++i) {
         const auto c = static_cast<unsigned char>(t[i]);
+        if (kKeptByte[c]) continue;
         const bool c1 = c == 0xC2 && i + 1 < t.size() &&
                         static_cast<unsigned char>(t[i + 1]) >= 0x80 &&
                         static_cast<unsigned char>(t[i + 1]) <= 0x9F;
@@ -134,8 +160,12 @@ Writer& Writer::end_array() {
 
 Writer& Writer::key(std::string_view k) {
     before_value();
-    escape_into(out_, k);
-    out_ += pretty_ ? ": " : ":";
+    if (plain(k)) {
+        append_quoted(out_, k, pretty_ ? ": " : ":");
+    } else {
+        escape_into(out_, k);
+        out_ += pretty_ ? ": " : ":";
+    }
     after_key_ = true;
     return *this;
 }
@@ -154,20 +184,26 @@ Writer& Writer::value(bool b) {
 
 Writer& Writer::value(std::int64_t v) {
     before_value();
-    fmt::format_to(std::back_inserter(out_), "{}", v);
+    const fmt::format_int text(v);
+    out_.append(text.data(), text.size());
     return *this;
 }
 
 Writer& Writer::value(std::uint64_t v) {
     before_value();
-    fmt::format_to(std::back_inserter(out_), "{}", v);
+    const fmt::format_int text(v);
+    out_.append(text.data(), text.size());
     return *this;
 }
 
 Writer& Writer::value(double v) {
     if (!std::isfinite(v)) throw std::logic_error("a non-finite number reached the JSON writer");
     before_value();
-    fmt::format_to(std::back_inserter(out_), "{}", v);
+    // fmt's shortest round-trip form, written to the stack first: appending
+    // through a back_inserter costs a call per character.
+    std::array<char, 32> text{};
+    const char* end = fmt::format_to_n(text.data(), text.size(), "{}", v).out;
+    out_.append(text.data(), static_cast<std::size_t>(end - text.data()));
     return *this;
 }
 

@@ -41,7 +41,7 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
         try {
             // The card's memory and the host's (an offloaded cache grows in
             // host memory) and every reject rule.
-            const Recommendation r = evaluate_box(w, cards, o, false);
+            const Recommendation r = evaluate_box(w, cards, o, Detail::Verdict);
             double slack = static_cast<double>(r.headroom_bytes);
             bool held = true;
             for (const Placement& p : r.placement) {
@@ -110,7 +110,7 @@ void add_plan_curve(Recommendation& rec, const Workload& base, std::span<const G
         CurvePoint p;
         p.batch = batch;
         try {
-            const Recommendation r = evaluate_box(w, cards, o, false);
+            const Recommendation r = evaluate_box(w, cards, o, Detail::Numbers);
             p.per_gpu_bytes = r.memory.per_gpu_bytes;
             p.fits =
                 r.fits && std::all_of(r.placement.begin(), r.placement.end(),

@@ -77,11 +77,14 @@ double fp8_delta_seconds(const Workload& w, const Gpu& gpu, double tokens, doubl
     // measured FP8 matmuls where a source measured them, else the card's or
     // its class's 16-bit share times the measured FP8-over-16-bit ratio).
     const AttainableRate r8 = attainable_rate(gpu, RateDtype::Fp8);
-    const double width = width_efficiency(static_cast<double>(a.hidden));
     const double rate8 = r8.tflops ? *r8.tflops * 1e12 * compute_platform_factor(gpu, r8) : 0.0;
     if (!(rate8 > 0)) return 0.0;
-    const double gemm16 = std::min(flops / (rate16 * width), bf16_seconds);
-    const double gemm8 = flops / (rate8 * width);
+    // Each at its own rate's width efficiency: the part of a layer that is
+    // not its matmuls costs the same in both.
+    const double hidden = static_cast<double>(a.hidden);
+    const double gemm16 =
+        std::min(flops / (rate16 * training_width_efficiency(hidden, gpu, rate16)), bf16_seconds);
+    const double gemm8 = flops / (rate8 * training_width_efficiency(hidden, gpu, rate8));
     // Elements cast per token and layer: each distinct linear input (q/k/v
     // share one, gate/up share one; again in a recomputed forward) and each
     // linear's output gradient; every weight once per micro-step.
@@ -231,9 +234,17 @@ PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* pla
                      const Network* network, std::int64_t per_node) {
     if (network && per_node > 0 && count > per_node && count > gpu.switch_domain()) {
         // Collectives run at the slowest hop: the fabric between nodes (unless
-        // the GPU link's switches join every node of the plan, as in an NVL72 rack).
+        // the GPU link's switches join every node of the plan, as in an NVL72
+        // rack). NCCL's rings pass data inside a node over its GPU link and
+        // cross to the next node once per ring, one ring per NIC (rail), so a
+        // ring collective over whole nodes moves at the node's NICs together,
+        // up to the GPU link: eight 100 Gb/s NICs gave two A100 nodes about
+        // 600 Gb/s of all-reduce bus bandwidth (NVIDIA/nccl#495), and "more
+        // NICs ... more bandwidth, up to ... the NVLink intra-node bandwidth"
+        // (NCCL maintainer, NVIDIA/nccl#412). An all-to-all cannot aggregate
+        // NICs (NVIDIA/nccl-tests#267): layout_step keeps it at one NIC.
         PlanLinks l = plan_links(gpu, per_node, platform);
-        l.gbps = std::min(l.gbps, network->per_gpu_gbps);
+        l.gbps = std::min(l.gbps, network->per_gpu_gbps * static_cast<double>(per_node));
         l.latency_s = std::max(l.latency_s, kPcieLatency);
         l.one_shot = false;
         return l;

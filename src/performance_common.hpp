@@ -40,8 +40,16 @@ double compute_platform_factor(const Gpu& gpu, const AttainableRate& rate);
 
 // The share of a matmul's attainable rate a layer of hidden width `width`
 // reaches, width / (width + W), with W fitted by bench/accuracy
-// (data/attainable.json "training_width").
+// (data/attainable.json "training_width"): the inference prefill's law.
 double width_efficiency(double width);
+// A training step's: what a layer spends besides its matmuls grows with its
+// tokens x width, the matmuls with tokens x width^2, so the loss is
+// width / (width + W) with W proportional to the card's ridge point, the
+// FLOPs it computes per byte it moves (`rate` FLOP/s over its bandwidth):
+// W = training_width_per_ridge x rate / bandwidth (fitted by bench/accuracy,
+// data/attainable.json). A card of more FLOPs per byte (an H100, an RTX 4090,
+// a power-limited RTX 6000 Ada) needs wider layers to keep its tensor cores busy.
+double training_width_efficiency(double width, const Gpu& gpu, double rate);
 
 // A layer's widths, as elements per token: hidden, query, key/value and the
 // MLP's intermediate (an MoE layer's routed experts per token plus its

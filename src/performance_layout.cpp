@@ -38,8 +38,16 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     const bool spans_nodes = network && per_node > 0 && w.gpus > domain;
     const PlanLinks intra = spans_nodes ? plan_links(gpu, domain, host) : links;
     const double node = spans_nodes ? static_cast<double>(domain) : 1e300;
-    const auto link = [&](double stride, double size) -> const PlanLinks& {
-        return stride * size > node ? links : intra;
+    // A group of `size` ranks `stride` apart: inside the NVLink domain, or
+    // across the fabric, where a ring collective moves at the NICs of the
+    // group's members in each node together (plan_links), one NIC for a group
+    // with one member per node, and an all-to-all at one NIC whatever the group.
+    const auto link = [&](double stride, double size, bool ring = true) -> PlanLinks {
+        if (stride * size <= node) return intra;
+        PlanLinks k = links;
+        const double members = ring ? std::max(1.0, std::floor(node / stride)) : 1.0;
+        if (network) k.gbps = std::min(intra.gbps, network->per_gpu_gbps * members);
+        return k;
     };
     // The most loaded stage's share of the model's compute on one GPU: its
     // layers, and on the last stage the output layer (vocab x hidden per
@@ -66,7 +74,7 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     // attention computes on the chunk at hand: half hidden, as the data-
     // parallel overlap is.
     if (l.cp > 1) {
-        const PlanLinks& k = link(tp, cp);
+        const PlanLinks k = link(tp, cp, false);
         const double kv = 2.0 * b * s / cp * static_cast<double>(a.kv_dim()) * act;
         micro +=
             stage * 3.0 * (cp - 1.0) * (kv / (k.gbps * 1e9) + k.latency_s) * (1.0 - kCommOverlap);
@@ -75,7 +83,7 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     // back (an all-to-all each way, in forward and in backward), every token
     // to experts_per_token experts, (ep - 1) / ep of them to other ranks.
     if (l.ep > 1 && a.is_moe()) {
-        const PlanLinks& k = link(tp * cp, ep);
+        const PlanLinks k = link(tp * cp, ep, false);
         const double moe_layers =
             stage * static_cast<double>(a.layers - a.dense_layers) / static_cast<double>(a.layers);
         const double bytes = b * s / (cp * tp) * static_cast<double>(a.experts_per_token) * h * act;
@@ -84,7 +92,7 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     // Stage hand-offs: a micro-batch's activations forward and their
     // gradients backward, once per model chunk (vpp chunks interleaved).
     if (l.pp > 1) {
-        const PlanLinks& k = link(tp * cp * dp, 2.0);
+        const PlanLinks k = link(tp * cp * dp, 2.0, false);
         micro += 2.0 * vpp * (b * s / (cp * tp) * h * act / (k.gbps * 1e9) + k.latency_s);
     }
     // 1F1B: the step is m micro-batches plus the fill and drain bubble of
@@ -97,7 +105,7 @@ LayoutStep layout_step(const Workload& w, const MemoryEstimate& memory, const Gp
     // micro-batch instead.
     const double ranks = dp * cp;
     if (ranks > 1) {
-        const PlanLinks& k = link(tp, ranks);
+        const PlanLinks k = link(tp, ranks);
         const double experts = routed_expert_share(a);
         const double local = static_cast<double>(memory.trainable_params) * stage / layers / tp *
                              (1.0 - experts + experts / ep) * 2.0;

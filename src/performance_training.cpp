@@ -14,18 +14,70 @@ namespace gpuadvise::performance_detail {
 
 namespace {
 
-// Bytes one element moves per pass of the element-wise kernels around a
-// layer's matmuls, forward: RMSNorm/LayerNorm reads x and writes y (two per
-// layer), each residual add reads two and writes one (two per layer),
-// rotary embedding reads and writes q and k, the MLP's activation reads its
-// input(s) and writes the product. Backward reads the saved inputs and the
-// output gradient and writes the input gradient: about twice the forward's
-// traffic (assumed from the ops' shapes); a recomputed forward moves it once
-// more.
-double elementwise_elements(const Architecture& a) {
+// Bytes one token moves through a layer's element-wise kernels in one
+// forward, counted from the ops each code path runs (docs/performance-model.md,
+// "Training"). `fused`: one read and one write per op chain (torch.compile,
+// Transformer Engine, Unsloth's and Liger's Triton kernels); else eager
+// PyTorch, as the Hugging Face model code runs it:
+// - RMSNorm (transformers LlamaRMSNorm.forward, torchtune and litgpt the same
+//   way): x.to(float32), pow(2), mean, x * rsqrt(var + eps), .to(dtype),
+//   weight * x, each its own kernel: (a + 4) + 8 + 4 + 8 + (4 + a) + 2a =
+//   28 + 4a bytes per element (a = the activation's bytes); LayerNorm is one
+//   native kernel (torch.nn.functional.layer_norm): read and write, 2a;
+// - rotary embedding (apply_rotary_pos_emb): q * cos, rotate_half's negation
+//   of one half and torch.cat, * sin, the sum: 2a + a + 2a + 2a + 3a = 10a per
+//   element of q and k; fused 2a;
+// - the gated MLP's act_fn(gate) * up: silu 2a, the product 3a per element;
+//   fused 3a; a plain MLP's GeLU is one native kernel, 2a;
+// - the two residual adds: read two, write one, 3a per element of the hidden;
+// - a LoRA adapter (PEFT's Linear.forward: result + lora_B(lora_A(dropout(x)))
+//   * scaling): lora_A reads its input (a), dropout reads and writes it and
+//   its mask (2a + 1, when p > 0); lora_B writes its output (a), the scaling
+//   reads and writes it (2a), the sum reads two and writes one (3a); Unsloth's
+//   LoRA kernels add B(A x) inside the base matmul (addmm): only the read of x.
+double elementwise_forward_bytes(const Workload& w, bool fused) {
+    const Architecture& a = w.model.arch;
     const auto [h, q, kv, f] = layer_widths(a);
-    const double activation = a.mlp == MlpKind::Gated ? 3.0 * f : 2.0 * f;
-    return 2.0 * 2.0 * h + 2.0 * 3.0 * h + 2.0 * (q + kv) + activation;
+    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double norms = static_cast<double>(std::max<std::int64_t>(a.norms_per_layer, 1));
+    // QLoRA through PEFT's prepare_model_for_kbit_training keeps the
+    // embeddings and norms in fp32, so the residual stream is fp32: each norm
+    // reads and writes 4 bytes, each residual add reads 4 + a and writes 4,
+    // and every 4-bit linear casts its fp32 input to the compute dtype
+    // (bitsandbytes Linear4bit.forward: x.to(compute_dtype)), 4 + a per consumer.
+    const bool fp32_stream =
+        w.method == Method::Qlora && w.profile().kbit_fp32 && act < 4.0 && !fused;
+    const double resid = fp32_stream ? 4.0 : act;
+    const bool eager_rms = !fused && a.norm == NormKind::RmsNorm;
+    const double norm = eager_rms ? 28.0 + (resid < 4.0 ? 4.0 * resid : 0.0) : 2.0 * resid;
+    double bytes = norms * norm * h + 2.0 * (2.0 * resid + act) * h;
+    if (fp32_stream) {
+        const double consumers =
+            (w.profile().fused_qkv ? 1.0 : 3.0) + (a.mlp == MlpKind::Gated ? 2.0 : 1.0);
+        bytes += consumers * (4.0 + act) * h;
+    }
+    if (a.qk_norm) bytes += norm * (q + kv);
+    if (a.learned_positions == 0) bytes += (fused ? 2.0 : 10.0) * act * (q + kv);
+    if (a.mlp == MlpKind::Gated)
+        bytes += (fused ? 3.0 : 5.0) * act * f;
+    else
+        bytes += 2.0 * act * f;
+    if (w.uses_lora()) {
+        const bool kernels = w.profile().fused_lora_kernels && w.lora_dropout == 0;
+        const double in_side = act + (w.lora_dropout > 0 ? 2.0 * act + 1.0 : 0.0);
+        const double out_side = kernels ? 0.0 : 6.0 * act;
+        const auto adapter = [&](LoraTarget t, double in, double out) {
+            if (w.targets(t)) bytes += in_side * in + out_side * out;
+        };
+        adapter(LoraTarget::Q, h, q);
+        adapter(LoraTarget::K, h, kv);
+        adapter(LoraTarget::V, h, kv);
+        adapter(LoraTarget::O, q, h);
+        if (a.mlp == MlpKind::Gated) adapter(LoraTarget::Gate, h, f);
+        adapter(LoraTarget::Up, h, f);
+        adapter(LoraTarget::Down, f, h);
+    }
+    return bytes;
 }
 
 // Bytes per logit the loss moves (written, then read by the softmax and its
@@ -101,6 +153,13 @@ double width_efficiency(double width) {
     return width / (width + W);
 }
 
+double training_width_efficiency(double width, const Gpu& gpu, double rate) {
+    const double bandwidth = gpu.memory_bandwidth_gbps * 1e9;
+    if (!(bandwidth > 0) || !(rate > 0)) return width_efficiency(width);
+    const double W = speed_fit("training_width_per_ridge") * rate / bandwidth;
+    return width / (width + W);
+}
+
 double optimizer_step_seconds(const Workload& w, const MemoryEstimate& memory, const Gpu& gpu,
                               double shards) {
     const double params = static_cast<double>(memory.trainable_params) / std::max(shards, 1.0);
@@ -121,14 +180,17 @@ MicroStep training_micro_step(const Workload& w, const MemoryEstimate& memory, c
     // attention's QK^T and AV 12 L h s forward and backward (+4 L h s recomputed).
     double per_token = (w.method == Method::Full ? 6.0 : 4.0) * active + 12.0 * layers * h * s;
     if (w.grad_ckpt) per_token += 2.0 * active + 4.0 * layers * h * s;
-    out.matmul = tokens * per_token / (rate * width_efficiency(h));
+    const auto efficiency = [&](double width) {
+        return training_width_efficiency(width, gpu, rate);
+    };
+    out.matmul = tokens * per_token / (rate * efficiency(h));
     // The vision encoder's forward over the images; full fine-tuning trains
     // it too (backward twice the forward, a recomputed forward with
     // checkpointing), LoRA and QLoRA leave it frozen (forward only).
     if (w.images.any()) {
         const double passes = w.method == Method::Full ? 3.0 + (w.grad_ckpt ? 1.0 : 0.0) : 1.0;
         const double width = static_cast<double>(std::max<std::int64_t>(a.vision.hidden, 1));
-        out.matmul += passes * image_step_flops(w) / (rate * width_efficiency(width));
+        out.matmul += passes * image_step_flops(w) / (rate * efficiency(width));
     }
     // An MoE layer's routed experts are matrices moe_intermediate wide, fed a
     // few tokens each: the same width law at the narrower matrix.
@@ -141,13 +203,15 @@ MicroStep training_micro_step(const Workload& w, const MemoryEstimate& memory, c
             tokens *
             (per_token - 12.0 * layers * h * s - (w.grad_ckpt ? 4.0 * layers * h * s : 0.0)) *
             std::min(share, 1.0);
-        out.matmul += expert_flops / rate *
-                      (1.0 / width_efficiency(static_cast<double>(a.moe_intermediate)) -
-                       1.0 / width_efficiency(h));
+        out.matmul +=
+            expert_flops / rate *
+            (1.0 / efficiency(static_cast<double>(a.moe_intermediate)) - 1.0 / efficiency(h));
     }
-    const double act = w.precision == Precision::Fp32 ? 4.0 : 2.0;
+    // Forward once, backward about twice the forward's traffic (each op
+    // reads its saved input and the output's gradient and writes the input's
+    // gradient), a recomputed forward once more.
     const double passes = 3.0 + (w.grad_ckpt ? 1.0 : 0.0);
-    double bytes = tokens * layers * elementwise_elements(a) * act * passes;
+    double bytes = tokens * layers * elementwise_forward_bytes(w, w.fused_kernels) * passes;
     bytes += tokens * static_cast<double>(a.vocab) * loss_bytes_per_logit(w.loss);
     // Attention without a fused kernel materialises every score: per layer,
     // token and head, one element per key (the mask is applied, not skipped).

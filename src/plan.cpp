@@ -411,6 +411,24 @@ std::string_view fit_word(const Recommendation& rec) {
     return !rec.fits ? "no" : rec.tight ? "tight" : "yes";
 }
 
+// A variant of the workload and its estimates (the estimates keep a pointer
+// to the workload, so both live here, at one address).
+struct SharedEstimates::Variant {
+    explicit Variant(const Workload& w) : base(w), estimates(base) {}
+    Workload base;
+    SharedEstimates estimates;
+};
+
+SharedEstimates::SharedEstimates(const Workload& base) : base_(&base) {}
+SharedEstimates::~SharedEstimates() = default;
+
+SharedEstimates& SharedEstimates::variant(const Workload& plan) {
+    if (same_card_defaults(*base_, plan)) return *this;
+    for (const auto& v : variants_)
+        if (same_card_defaults(v->base, plan)) return v->estimates;
+    return variants_.emplace_back(std::make_unique<Variant>(plan))->estimates;
+}
+
 const MemoryEstimate& SharedEstimates::single() {
     if (single_ == nullptr) {
         Workload one = *base_;
@@ -434,7 +452,8 @@ const MemoryEstimate& SharedEstimates::of(const Workload& plan) {
 }
 
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
-                             const RankOptions& options, SharedEstimates* shared, bool describe) {
+                             const RankOptions& options, SharedEstimates* shared, Detail detail) {
+    const bool describe = detail == Detail::Texts;
     // --rent: the provider's machine, host included, at the card's median
     // hourly price, so jobs and serving are costed by the hour. A card no
     // provider lists keeps no price (its plans rank as unknown).
@@ -444,17 +463,16 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
             rented.have_host = true;
             rented.job.cloud_price_per_gpu_hour = rental->median;
             rented.rent_from_quotes = true;
-            return evaluate_plan(base, gpu, count, rented, shared, describe);
+            return evaluate_plan(base, gpu, count, rented, shared, detail);
         }
     Workload w = base;
     w.gpus = count;
     w.engine = plan_engine(base, gpu);
-    // The caller's estimates are of its workload: not of one this card
-    // changes (another engine, a card default).
-    if (w.engine != base.engine) shared = nullptr;
-    if (apply_card_defaults(w, gpu, count)) shared = nullptr;
+    apply_card_defaults(w, gpu, count, describe);
+    // The caller's estimates are of its workload: a card that changes it
+    // (another engine, a card default) uses those of its variant.
     std::optional<SharedEstimates> own;
-    if (shared == nullptr) shared = &own.emplace(w);
+    shared = shared != nullptr ? &shared->variant(w) : &own.emplace(w);
     const std::uint64_t usable = usable_memory(gpu, options.os, w.engine);
     const auto one_gpu = [&]() -> const MemoryEstimate& { return shared->single(); };
     if (count == 1) {
@@ -539,6 +557,14 @@ Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t 
             rec.strategy = count > 1 ? Parallel::Pp : Parallel::None;
         }
         rec.offload = plan;
+    }
+    if (detail == Detail::Verdict && rec.memory.per_gpu_bytes > usable) {
+        // The memory-fit rule refuses it: nothing else is worked out.
+        rec.usable_bytes = usable;
+        rec.headroom_bytes =
+            static_cast<std::int64_t>(usable) - static_cast<std::int64_t>(rec.memory.per_gpu_bytes);
+        rec.fits = false;
+        return rec;
     }
     complete_plan(rec, w, options, describe, timed);
     if (describe && options.offload.kind != OffloadKind::None && !rec.offload && !w.trains() &&

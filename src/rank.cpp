@@ -68,7 +68,7 @@ bool nearer_miss(const Recommendation& a, const Recommendation& b) {
 std::optional<Recommendation> offload_plan(const Workload& w, const Gpu& gpu,
                                            const RankOptions& options,
                                            const HostPlatform* only = nullptr,
-                                           bool describe = false) {
+                                           Detail detail = Detail::Verdict) {
     if (options.offload.kind != OffloadKind::None || !w.is_language() || w.trains() ||
         gpu.shares_host_memory() || (options.fixed_gpus && *options.fixed_gpus != 1))
         return std::nullopt;
@@ -81,7 +81,7 @@ std::optional<Recommendation> offload_plan(const Workload& w, const Gpu& gpu,
         RankOptions o = options;
         o.platform = &host;
         o.offload = {OffloadKind::Auto, 0};
-        Recommendation rec = evaluate_plan(w, gpu, 1, o, nullptr, describe);
+        Recommendation rec = evaluate_plan(w, gpu, 1, o, nullptr, detail);
         if (!rec.fits || !rec.offload || rec.offload->mode == OffloadMode::Gpu) continue;
         if (!(rec.performance.decode_tokens_per_s.value_or(0.0) >= kReadableTokensPerS)) continue;
         if (!best || ranks_before(rec, *best)) best = std::move(rec);
@@ -182,7 +182,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             if ((best || closest) && !options.platform && choose_platform(gpu, count) == nullptr &&
                 !choose_nodes(gpu, count, options.gpus_per_node))
                 break;
-            Recommendation rec = evaluate_plan(slim, gpu, count, options, &shared, false);
+            Recommendation rec = evaluate_plan(slim, gpu, count, options, &shared, Detail::Verdict);
             if (!rec.fits) {
                 if (!closest || nearer_miss(rec, *closest)) closest = std::move(rec);
                 continue;
@@ -249,8 +249,9 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         Recommendation rec =
             out[i].offload && out[i].offload->mode != OffloadMode::Gpu &&
                     options.offload.kind == OffloadKind::None
-                ? offload_plan(slim, *out[i].gpu, options, out[i].platform, true).value_or(out[i])
-                : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &shared, true);
+                ? offload_plan(slim, *out[i].gpu, options, out[i].platform, Detail::Texts)
+                      .value_or(out[i])
+                : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &shared);
         for (const auto& warning : workload.warnings) rec.warnings.push_back(warning);
         // Only the shown plans get a curve: it evaluates the plan at a dozen batches.
         const std::vector<const Gpu*> cards(static_cast<std::size_t>(rec.count), rec.gpu);
@@ -298,7 +299,7 @@ std::optional<DocumentPick> document_pick(const Workload& workload, const Catalo
             pick.rank = i + 1;
             count = ranked[i].count;
         }
-    pick.plan = evaluate_plan(workload, *gpu, count, options, nullptr, true);
+    pick.plan = evaluate_plan(workload, *gpu, count, options, nullptr);
     return pick;
 }
 std::vector<std::string> rank_by_choices() {

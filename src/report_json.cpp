@@ -199,6 +199,7 @@ void write_workload(json::Writer& j, const Workload& w) {
         j.field("chunked_loss", w.loss == Loss::Chunked);
         j.field("loss", to_string(w.loss));
         j.field("packing", w.packing);
+        j.field("fused_kernels", w.fused_kernels);
     }
     if (w.uses_lora()) {
         j.field("lora_rank", w.lora_rank);
@@ -303,6 +304,7 @@ void write_performance(json::Writer& j, const Performance& p) {
     j.field("gpu_hours", rounded_rate(p.gpu_hours));
     j.field("job_tokens", rounded_rate(p.job_tokens));
     j.field("days", rounded_rate(p.days));
+    j.field("goodput", p.goodput);
     j.field("pue", p.pue);
     j.field("images_per_s", rounded_rate(p.images_per_s));
     j.field("seconds_per_image", rounded_rate(p.seconds_per_image));

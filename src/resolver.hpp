@@ -99,6 +99,7 @@ class Resolver {
     // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;
     // given with --ckpt-mode they must agree.
     void ckpt_mode();
+    void fused_kernels();
 
     // --chunked-loss is the older spelling of --loss chunked; both name one
     // setting, so they must agree.

@@ -174,7 +174,7 @@ class Search {
             if (ranking) {
                 const RankOptions o = rank_options(r, p.workload);
                 p.plan = evaluate_plan(p.workload, gpu, c.count > 0 ? c.count : missed_.count, o,
-                                       nullptr, false);
+                                       nullptr, Detail::Numbers);
                 return p;
             }
             // What box_cards makes of the workload and the cards.
@@ -190,12 +190,12 @@ class Search {
             if (r.has(Field::MaxGpus) && !r.has(Field::Gpus) && one_name_) {
                 // plan_box's search: the smallest count that fits.
                 for (std::int64_t n = 1; n <= o.max_gpus; n *= 2) {
-                    p.plan = evaluate_plan(p.workload, gpu, n, o, nullptr, false);
+                    p.plan = evaluate_plan(p.workload, gpu, n, o, nullptr, Detail::Numbers);
                     if (fits(p.plan)) break;
                 }
                 return p;
             }
-            p.plan = evaluate_box(p.workload, cards, o, false);
+            p.plan = evaluate_box(p.workload, cards, o, Detail::Numbers);
             return p;
         } catch (const InputError&) {
             return std::nullopt;  // a combination the command refuses, or beyond the model's bounds

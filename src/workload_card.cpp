@@ -38,12 +38,13 @@ bool lacks_bf16(const Gpu& g) {
 
 // An image or vision model's bf16 default on a card without bf16: fp16,
 // the dtype those cards' tensor cores take (the precision-bf16 rule's fix).
-bool vision_precision(Workload& w, std::span<const Gpu* const> cards) {
+bool vision_precision(Workload& w, std::span<const Gpu* const> cards, bool record) {
     if (!w.is_image() || w.precision_given || w.precision != Precision::Bf16) return false;
     const auto it =
         std::find_if(cards.begin(), cards.end(), [](const Gpu* g) { return lacks_bf16(*g); });
     if (it == cards.end()) return false;
     w.precision = Precision::Fp16;
+    if (!record) return true;
     reassume(w, "precision=",
              fmt::format("precision=fp16 ({} has no native bf16; 16-bit autocast in fp16, as "
                          "vision recipes run on Volta and Turing)",
@@ -53,7 +54,7 @@ bool vision_precision(Workload& w, std::span<const Gpu* const> cards) {
 
 // An engine's context by the box's memory when none was given (Ollama's
 // num_ctx by total VRAM), no longer than the model was trained for.
-bool engine_context(Workload& w, std::span<const Gpu* const> cards) {
+bool engine_context(Workload& w, std::span<const Gpu* const> cards, bool record) {
     if (w.trains() || !w.is_language() || w.context_given || w.engine == nullptr ||
         w.engine->default_context.empty() || cards.empty())
         return false;
@@ -78,6 +79,7 @@ bool engine_context(Workload& w, std::span<const Gpu* const> cards) {
     w.gen = std::max<std::int64_t>(1, std::min<std::int64_t>(512, tokens / 4));
     w.prompt = std::max<std::int64_t>(1, tokens - w.gen);
     w.seq = w.prompt + w.gen;
+    if (!record) return true;
     reassume(w, "seq=",
              fmt::format("seq={} context (prompt {} + gen {}): {}'s default for {:.0f} GiB of "
                          "GPU memory{}",
@@ -94,7 +96,7 @@ bool bnb_optimizer(Optimizer o) {
 // A framework that trains this method on the cards' platform (mlx-lm on
 // Apple silicon) trains the plan, unless the user chose what it cannot run
 // (a bitsandbytes format or optimizer).
-bool trainer(Workload& w, std::span<const Gpu* const> cards) {
+bool trainer(Workload& w, std::span<const Gpu* const> cards, bool record) {
     if (!w.trains() || !w.is_language() || w.engine != nullptr || cards.empty()) return false;
     const Gpu& gpu = *cards.front();
     for (const Gpu* g : cards)
@@ -109,23 +111,28 @@ bool trainer(Workload& w, std::span<const Gpu* const> cards) {
                                       : nullptr;
         if (w.quant_given && !w.quant.none() && !e.loads(w.quant.family())) continue;
         w.engine = &e;
-        reassume(w, "trainer=",
-                 fmt::format("trainer={} ({} trains {} on {})", e.id, e.name, method,
-                             to_string(gpu.platform)));
-        w.warnings.emplace_back(t->note);
+        if (record) {
+            reassume(w, "trainer=",
+                     fmt::format("trainer={} ({} trains {} on {})", e.id, e.name, method,
+                                 to_string(gpu.platform)));
+            w.warnings.emplace_back(t->note);
+        }
         if (base != nullptr && !w.quant_given) {
             w.quant = Quant{base, 0};
             w.double_quant = false;
-            reassume(w, "quant=",
-                     fmt::format("quant={} (the QLoRA base {} trains: {})", base->id, e.name,
-                                 base->name));
-            forget(w, "double-quant=");
+            if (record) {
+                reassume(w, "quant=",
+                         fmt::format("quant={} (the QLoRA base {} trains: {})", base->id, e.name,
+                                     base->name));
+                forget(w, "double-quant=");
+            }
         }
         if (!w.optimizer_given && bnb_optimizer(w.optimizer)) {
             w.optimizer = kOptimizers.parse(t->optimizer, "data/engines.json training.optimizer");
-            reassume(w, "optimizer=",
-                     fmt::format("optimizer={} ({}'s default: two moments per trained weight)",
-                                 to_string(w.optimizer), e.name));
+            if (record)
+                reassume(w, "optimizer=",
+                         fmt::format("optimizer={} ({}'s default: two moments per trained weight)",
+                                     to_string(w.optimizer), e.name));
         }
         return true;
     }
@@ -134,18 +141,26 @@ bool trainer(Workload& w, std::span<const Gpu* const> cards) {
 
 }  // namespace
 
-bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards) {
+bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards, bool record) {
     if (w.is_fixed()) return false;
-    bool changed = vision_precision(w, cards);
-    changed = engine_context(w, cards) || changed;
-    changed = trainer(w, cards) || changed;
+    bool changed = vision_precision(w, cards, record);
+    changed = engine_context(w, cards, record) || changed;
+    changed = trainer(w, cards, record) || changed;
     return changed;
 }
 
-bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count) {
+bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count, bool record) {
     const std::vector<const Gpu*> cards(static_cast<std::size_t>(std::max<std::int64_t>(count, 1)),
                                         &gpu);
-    return apply_card_defaults(w, cards);
+    return apply_card_defaults(w, cards, record);
+}
+
+bool same_card_defaults(const Workload& a, const Workload& b) {
+    // Every field the functions above (and a plan's engine) write.
+    return a.engine == b.engine && a.precision == b.precision && a.seq == b.seq &&
+           a.prompt == b.prompt && a.gen == b.gen && a.quant.format == b.quant.format &&
+           a.quant.parameter == b.quant.parameter && a.quant.scope == b.quant.scope &&
+           a.double_quant == b.double_quant && a.optimizer == b.optimizer;
 }
 
 }  // namespace gpuadvise

@@ -98,6 +98,7 @@ void Resolver::training() {
             "packing=off (batches padded to their longest sample, as Hugging Face's "
             "collators do)");
     }
+    fused_kernels();
     if (const auto e = r_.flag(Field::ExpandableSegments)) {
         w_.expandable_segments = *e;
     } else if (w_.harness_given && hp.expandable_segments) {
@@ -106,6 +107,29 @@ void Resolver::training() {
     }
     ckpt_mode();
     if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
+}
+
+// How the element-wise work runs: Unsloth's Triton kernels, a pretraining
+// framework's fused kernels (Megatron-LM and NeMo through Transformer Engine,
+// torchtitan and OLMo-core through torch.compile) for full training without
+// a harness, else the harness's eager PyTorch ops.
+void Resolver::fused_kernels() {
+    const HarnessProfile& hp = w_.profile();
+    if (const auto f = r_.flag(Field::FusedKernels)) {
+        w_.fused_kernels = *f;
+    } else if (w_.harness_given && hp.fused_lora_kernels) {
+        w_.fused_kernels = true;
+        assume(fmt::format("fused-kernels=on ({}'s Triton kernels)", hp.label));
+    } else if (!w_.harness_given && w_.method == Method::Full) {
+        w_.fused_kernels = true;
+        assume(
+            "fused-kernels=on (full training without --harness is taken as a pretraining "
+            "framework: Transformer Engine or torch.compile)");
+    } else {
+        w_.fused_kernels = false;
+        assume(fmt::format("fused-kernels=off (eager PyTorch ops, as {} runs the model's code)",
+                           hp.label));
+    }
 }
 
 // --grad-ckpt is --ckpt-mode full and --no-grad-ckpt is --ckpt-mode none;

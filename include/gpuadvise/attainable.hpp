@@ -42,6 +42,7 @@ enum class Accumulate : std::uint8_t { Fp32, Fp16 };
 enum class RateBasis : std::uint8_t {
     Measured,      // the card's own measurements of this dtype (median of the rows)
     CardReach,     // the card's measured share of its peak in another dtype
+    FamilyReach,   // its architecture's measured share among cards of its accumulate mode
     ClassReach,    // its class's measured share of the peak (no measurement of the card)
     PowerLimited,  // the best measured TFLOPS per watt of its chip or family x its TDP
     Peak,          // the datasheet peak: no measurement of the software's own kernels
@@ -50,6 +51,7 @@ enum class RateBasis : std::uint8_t {
 inline constexpr auto kRateBases =
     make_enum_table<RateBasis>({{RateBasis::Measured, "measured"},
                                 {RateBasis::CardReach, "card-reach"},
+                                {RateBasis::FamilyReach, "family-reach"},
                                 {RateBasis::ClassReach, "class-reach"},
                                 {RateBasis::PowerLimited, "power-limited"},
                                 {RateBasis::Peak, "datasheet-peak"},
@@ -130,6 +132,12 @@ ParsedAttainable parse_attainable(std::string_view text, std::string_view source
 // FP32-accumulate ones), nvidia-workstation, nvidia-datacenter, amd-instinct,
 // amd-radeon, intel-gaudi, intel-arc, apple.
 std::string_view attainable_class(const Gpu& gpu);
+// The family a card's share is pooled with (attainable_class's id, with
+// NVIDIA's full-rate workstation and datacenter parts together, then "/" and
+// the architecture family: "nvidia-full-rate/turing", "nvidia-geforce/ada"):
+// the tensor cores of one architecture and accumulate mode, whatever the
+// product line.
+std::string family_reach_key(const Gpu& gpu);
 // The chip a card's architecture names ("Ada Lovelace (AD102)": "AD102"), or "".
 std::string_view chip_of(const Gpu& gpu);
 // Whether a CUDA card's compute capability is at least major.minor.

@@ -55,6 +55,7 @@ enum class Field : std::uint8_t {
     Loss,
     ChunkedLoss,
     Packing,
+    FusedKernels,
     ExpandableSegments,
     Harness,
     LoraRank,

@@ -209,8 +209,12 @@ class ObjectReader {
     std::string_view source_;
     const Path* path_;
     std::vector<Value> members_;
-    std::vector<bool> read_;  // per member: asked for
-    std::size_t cursor_ = 0;  // members are usually read in document order
+    std::vector<std::string_view> keys_;  // members_' keys, compared without a lookup each
+    std::vector<bool> read_;              // per member: asked for
+    std::size_t cursor_ = 0;              // members are usually read in document order
+    // One bit per key's length and ends (key_bit): most optional keys a
+    // reader asks for are absent, and this answers them without a scan.
+    std::uint64_t key_bits_ = 0;
 };
 
 // Streams JSON into a string. Keys and values are escaped; text that is not

@@ -118,6 +118,11 @@ struct Performance {
     // dataset) and its wall-clock days.
     std::optional<double> job_tokens;
     std::optional<double> days;
+    // A training job's share of its wall-clock spent training (job.cpp:
+    // restarts, evaluation, checkpointing and input stalls take the rest);
+    // job_hours, days, gpu_hours, energy and cost include the rest. Null
+    // without a training job size.
+    std::optional<double> goodput;
     // The power usage effectiveness energy_kwh and the purchase cost's energy
     // were multiplied by (with a job size or a serving cost).
     std::optional<double> pue;

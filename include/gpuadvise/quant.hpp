@@ -89,6 +89,7 @@ struct QuantScope {
     bool shared_experts = true;  // always-on shared experts of MoE layers
     bool routed_experts = true;  // the routed experts
     bool vision = true;          // a vision encoder's linear weights and projector
+    bool operator==(const QuantScope&) const = default;
     bool all() const {
         return attention && dense_mlp && shared_experts && routed_experts && vision;
     }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -214,33 +215,50 @@ struct Recommendation {
 // The memory estimates the plans of one workload share. The memory model
 // reads the workload alone, and a plan changes only its count, sharding,
 // layout and micro-batches, so every card whose plan keeps the rest of the
-// workload as it was (the same engine, no card default applied) needs the same
-// estimates: a 64-GPU training ranking made 25,000 of them for 218 cards, most
-// of them repeats. Holds the one-GPU estimate (it decides between data
-// parallel and sharding) and each multi-GPU one asked for, keyed by those
-// plan fields. For one ranking's workload: `of` must be given `base` changed
-// in those fields only.
+// workload as it was needs the same estimates: a 64-GPU training ranking made
+// 25,000 of them for 218 cards, most of them repeats. Holds the one-GPU
+// estimate (it decides between data parallel and sharding) and each
+// multi-GPU one asked for, keyed by those plan fields. For one ranking's
+// workload: `of` must be given `base` changed in those fields only. Cards
+// that change more (another engine, a card default: same_card_defaults)
+// share the estimates of their variant of the workload.
 class SharedEstimates {
   public:
     // `base` must outlive this; it is read when single() is first asked for.
-    explicit SharedEstimates(const Workload& base) : base_(&base) {}
+    explicit SharedEstimates(const Workload& base);
+    ~SharedEstimates();
+    SharedEstimates(const SharedEstimates&) = delete;
+    SharedEstimates& operator=(const SharedEstimates&) = delete;
     const MemoryEstimate& single();
     const MemoryEstimate& of(const Workload& plan);
+    // The estimates for `plan`'s card defaults: these when they are the
+    // base's, else those of the first plan that set the same ones.
+    SharedEstimates& variant(const Workload& plan);
 
   private:
+    struct Variant;
     // gpus, parallel, tp, pp, cp, ep, vpp, dp, grad_accum
     using Key = std::array<std::int64_t, 9>;
     const Workload* base_;
     const MemoryEstimate* single_ = nullptr;  // in plans_
     std::map<Key, MemoryEstimate> plans_;
+    std::vector<std::unique_ptr<Variant>> variants_;
 };
+
+// How much of a plan to work out. Texts: everything, with the reasons,
+// warnings and rule messages a shown plan prints. Numbers: every figure and
+// rule decision, no texts. Verdict: what orders plans and answers "does it
+// fit": a plan whose memory does not fit its cards stops there (fits false,
+// its headroom), since the memory-fit rule refuses it whatever its speed,
+// price or other rules say; most plans a ranking or a limit's search tries
+// are such misses.
+enum class Detail : std::uint8_t { Verdict, Numbers, Texts };
 
 // Evaluates one plan (used by rank, check and compare). `shared` holds the
 // estimates of `base` the caller's other plans made (null: each is computed).
-// `describe` writes the reasons and rule messages.
 Recommendation evaluate_plan(const Workload& base, const Gpu& gpu, std::int64_t count,
                              const RankOptions& options, SharedEstimates* shared = nullptr,
-                             bool describe = true);
+                             Detail detail = Detail::Texts);
 
 // The most cards one --gpu list may name (more than any platform holds).
 inline constexpr std::int64_t kMaxBoxGpus = 64;
@@ -251,9 +269,10 @@ inline constexpr std::int64_t kMaxBoxGpus = 64;
 // (llama.cpp's default --tensor-split), and give every card an equal shard
 // otherwise (tensor parallel, DDP/FSDP), bounded by the smallest and the
 // slowest card.
-// `describe` false: numbers and rule decisions only (probes: limits, fit's ladder).
+// Detail as evaluate_plan's (probes: limits and fit's ladder ask for less
+// than Texts).
 Recommendation evaluate_box(const Workload& base, std::span<const Gpu* const> cards,
-                            const RankOptions& options, bool describe = true);
+                            const RankOptions& options, Detail detail = Detail::Texts);
 std::optional<Limits> plan_limits(const Workload& base, const Recommendation& rec,
                                   std::span<const Gpu* const> cards, const RankOptions& options);
 // A serving plan's memory and speed over the batch: 1, 2, 4, ... up to the

@@ -413,6 +413,9 @@ struct Workload {
     // Every batch has the same shape (packed, or padded to a fixed length);
     // false: padded to each batch's longest sample, the Hugging Face default.
     bool packing = false;
+    // The element-wise kernels around the matmuls fused (torch.compile,
+    // Transformer Engine, Triton kernels); false: eager PyTorch ops.
+    bool fused_kernels = false;
     bool flash_attn = true;
     std::int64_t lora_rank = 0;
     std::vector<LoraTarget> lora_targets;
@@ -475,10 +478,15 @@ std::string lora_targets_text(const Workload& w);
 // total VRAM) gets it, and a framework that trains on the cards' platform
 // (mlx-lm on Apple silicon) trains the plan, with its QLoRA base format and
 // optimizer. Only values the user did not give change, each recorded in
-// `assumed`. Returns whether anything changed. The ranking applies it to each
-// plan; `fit` and the commands with --gpu to their box.
-bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards);
-bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count);
+// `assumed` when `record` (a plan that is only ranked needs the values, not
+// the sentences). Returns whether anything changed. The ranking applies it to
+// each plan; `fit` and the commands with --gpu to their box.
+bool apply_card_defaults(Workload& w, std::span<const Gpu* const> cards, bool record = true);
+bool apply_card_defaults(Workload& w, const Gpu& gpu, std::int64_t count, bool record = true);
+// Whether two workloads agree on every value apply_card_defaults and a plan's
+// engine may set (engine, precision, context, weight format, optimizer): two
+// plans of one workload that agree share their memory estimates.
+bool same_card_defaults(const Workload& a, const Workload& b);
 
 // The strategy of a multi-GPU workload the user did not choose one for:
 // sharding for training, tensor parallel for inference.

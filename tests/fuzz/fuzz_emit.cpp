@@ -96,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     for (const auto& c : cases) {
         Workload w;
         if (!accepts([&] { w = workload(path, c.origin, c.method); })) return 0;
-        const Recommendation rec = evaluate_plan(w, gpu, 1, options, nullptr, false);
+        const Recommendation rec = evaluate_plan(w, gpu, 1, options, nullptr, Detail::Numbers);
         if (!rec.fits) continue;
         Launch l;
         const bool made = accepts([&] { l = make_launch(w, rec, c.kind, "--emit"); });

@@ -125,7 +125,7 @@ TEST_CASE(
     CHECK(prefill("512", "1") / prefill("512", "4") == Approx(1.0).epsilon(1e-6));
 }
 
-TEST_CASE("an engine's per-step cost adds to a decode step; an eager engine's overlaps it") {
+TEST_CASE("an engine's per-step cost adds to a decode step, an eager engine's overlaps it") {
     const Workload w = test::workload(
         {{Field::Model, "8B"}, {Field::Engine, "vllm"}, {Field::Prompt, "1"}, {Field::Gen, "1"}});
     Engine quiet = *find_engine("vllm"), busy = quiet;
@@ -148,7 +148,7 @@ TEST_CASE("an engine's per-step cost adds to a decode step; an eager engine's ov
 
 TEST_CASE(
     "vLLM's one-shot all-reduce runs over NVLink, or over PCIe with peer-to-peer between two "
-    "cards; more PCIe cards run NCCL's ring") {
+    "cards: more PCIe cards run NCCL's ring") {
     const Gpu pcie = round_card();  // peer-to-peer, no NVLink
     CHECK(plan_links(pcie, 2).one_shot);
     CHECK_FALSE(plan_links(pcie, 4).one_shot);

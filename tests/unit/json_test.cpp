@@ -161,3 +161,43 @@ TEST_CASE("a document's size is bounded by limits, not by its shape") {
     CHECK_NOTHROW(json::Document::parse(doc, "stream.json", "JSON", small, &stream));
     CHECK(seen == 200);
 }
+
+TEST_CASE("strings are checked whole at every alignment of the word-at-a-time scan") {
+    // A byte that stops the fast scan (a quote, a backslash, a control
+    // character, a multi-byte character, an invalid byte) at each offset of
+    // a long string: the parser finds it wherever it falls in a word.
+    for (std::size_t at = 0; at < 20; ++at) {
+        const std::string head(at, 'a'), tail(19 - at, 'b');
+        INFO("offset " << at);
+        // The documents keep views into their texts, which must outlive them.
+        const std::string escaped_text = "[\"" + head + "\\n" + tail + "\"]";
+        const json::Document escaped = parse(escaped_text);
+        CHECK((*escaped.root().items().begin()).text() == head + "\n" + tail);
+        const std::string utf8_text = "[\"" + head + "\xC3\xA9" + tail + "\"]";
+        const json::Document utf8 = parse(utf8_text);
+        CHECK((*utf8.root().items().begin()).text() == head + "\xC3\xA9" + tail);
+        CHECK(fails("[\"" + head + "\x01" + tail + "\"]").find("control character") !=
+              std::string::npos);
+        CHECK(fails("[\"" + head + '\x1f' + tail + "\"]").find("control character") !=
+              std::string::npos);
+        CHECK(fails("[\"" + head + "\xff" + tail + "\"]").find("not valid UTF-8") !=
+              std::string::npos);
+        CHECK(fails("[\"" + head + "\x7f" + tail + "\"]").empty());  // DEL is allowed text
+        const std::string two = "[\"" + head + "\",\"" + tail + "\"]";
+        const json::Document quote_end = parse(two);
+        CHECK(quote_end.root().size() == 2);
+        CHECK(fails("[\"" + head + tail).find("not closed") != std::string::npos);
+    }
+}
+
+TEST_CASE("an object reader answers absent and present keys alike in any order") {
+    const json::Document d = parse(R"({"alpha":1,"beta":2,"gamma":3,"delta":null})");
+    json::ObjectReader r(d.root(), "t.json");
+    CHECK(r.opt_integer("gamma", 0, 9) == 3);
+    CHECK(r.opt_integer("alpha", 0, 9) == 1);
+    CHECK_FALSE(r.opt_integer("epsilon", 0, 9).has_value());
+    CHECK_FALSE(r.opt_integer("alphb", 0, 9).has_value());  // same length and ends as no key
+    CHECK_FALSE(r.opt_integer("delta", 0, 9).has_value());  // null reads as absent
+    CHECK(r.opt_integer("beta", 0, 9) == 2);
+    CHECK_NOTHROW(r.finish());
+}

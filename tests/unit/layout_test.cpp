@@ -158,9 +158,10 @@ TEST_CASE("layout: plans evaluated with a ranking's shared estimates equal plans
         for (const std::int64_t count : {1, 8, 64}) {
             const Gpu& gpu = resolve_gpu(catalog, card, "test");
             INFO(card << " x " << count);
-            const Recommendation with = evaluate_plan(w, gpu, count, RankOptions{}, &shared, false);
+            const Recommendation with =
+                evaluate_plan(w, gpu, count, RankOptions{}, &shared, Detail::Numbers);
             const Recommendation alone =
-                evaluate_plan(w, gpu, count, RankOptions{}, nullptr, false);
+                evaluate_plan(w, gpu, count, RankOptions{}, nullptr, Detail::Numbers);
             CHECK(with.memory.per_gpu_bytes == alone.memory.per_gpu_bytes);
             CHECK(with.fits == alone.fits);
             CHECK(with.layout == alone.layout);

@@ -91,7 +91,7 @@ TEST_CASE(
     // One more session than the last point does not fit.
     Workload more = w;
     more.batch = c.back().batch + 1;
-    CHECK_FALSE(evaluate_plan(more, h100, 1, o, nullptr, false).fits);
+    CHECK_FALSE(evaluate_plan(more, h100, 1, o, nullptr, Detail::Numbers).fits);
     // A latency target caps the users the plan holds below what memory allows.
     Workload fast = test::workload(
         {{Field::Model, "llama-3.1-8b"}, {Field::Context, "8192"}, {Field::TokSPerUser, "60"}},

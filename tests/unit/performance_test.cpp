@@ -87,8 +87,10 @@ TEST_CASE(
     const Architecture& a = w.model.arch;
     const AttainableRate r = attainable_rate(round_card(), RateDtype::Bf16);
     REQUIRE(r.tflops);
-    CHECK(r.basis == RateBasis::ClassReach);  // no measurement of this card
-    CHECK(*r.tflops < 100);                   // below its datasheet peak
+    // No measurement of this card: the measured share of its architecture's
+    // full-rate cards (hopper).
+    CHECK(r.basis == RateBasis::FamilyReach);
+    CHECK(*r.tflops < 100);  // below its datasheet peak
     const double width = 4096.0 / (4096.0 + speed_fit("training_width"));
     // The embedding is a gather and the head runs for the last token only.
     const ParamCounts c = count_params(a);
@@ -121,11 +123,16 @@ TEST_CASE(
     };
     const auto [w, full] = step("full");
     const double rate = *attainable_rate(round_card(), RateDtype::Bf16).tflops * 1e12;
-    const double width = 4096.0 / (4096.0 + speed_fit("training_width"));
+    // The width's share: W is the fitted multiple of the card's FLOPs per byte.
+    const double W = speed_fit("training_width_per_ridge") * rate / 1000e9;
+    const double width = 4096.0 / (4096.0 + W);
     const double tokens = 1000;
     const double matmul = tokens * (6.0 * 8e9 + 12.0 * 32 * 4096 * 1000) / (rate * width);
-    // Norms, residual adds, rotary and the SwiGLU product: 10 h + 3 f + 2 (q + kv)
-    // elements per layer and token, 16-bit, forward and twice that backward.
+    // Full training without a harness runs fused kernels: norms, residual
+    // adds, rotary and the SwiGLU product each read and write once, 10 h + 3 f
+    // + 2 (q + kv) elements per layer and token, 16-bit, forward and twice that
+    // backward.
+    REQUIRE(w.fused_kernels);
     const double elements = 10.0 * 4096 + 3.0 * 14336 + 2.0 * (4096 + 1024);
     const double bw = 1000e9 * 0.8;
     const double elementwise = tokens * 32 * elements * 2.0 * 3.0 / bw;
@@ -183,6 +190,29 @@ TEST_CASE("cards without peer-to-peer pay for traffic staged through host memory
     CHECK(plan_links(bridged, 4).gbps == Approx(plan_links(round_card(), 4).gbps));
 }
 
+TEST_CASE(
+    "pinned formula: eager element-wise kernels move each tensor once per op (Hugging Face's "
+    "RMSNorm, rotary and SwiGLU as written)") {
+    const auto step = [](const char* fused) {
+        const Workload w = make({{Field::Model, "8B"},
+                                 {Field::Method, "full"},
+                                 {Field::Batch, "1"},
+                                 {Field::Seq, "1000"},
+                                 {Field::GradCkpt, "false"},
+                                 {Field::Loss, "fused"},
+                                 {Field::FusedKernels, fused}});
+        return *estimate_performance(w, estimate_memory(w), round_card()).step_seconds;
+    };
+    // Per layer and token, forward, in bytes (h 4096, q 4096, kv 1024, f 14336):
+    // RMSNorm 28 + 4 x 2 = 36 instead of 4 per element (two norms), rotary 10 x 2
+    // instead of 2 x 2 per element of q and k, the SwiGLU 5 x 2 instead of 3 x 2
+    // per element of f; the residual adds are the same. Forward once, backward twice.
+    const double extra =
+        2 * (36.0 - 4.0) * 4096 + (20.0 - 4.0) * (4096 + 1024) + (10.0 - 6.0) * 14336;
+    const double seconds = 1000 * 32 * extra * 3.0 / (1000e9 * 0.8);
+    CHECK(step("false") - step("true") == Approx(seconds).epsilon(1e-6));
+}
+
 TEST_CASE("job time, energy and cost follow from the rate and the plan's price") {
     const Workload w = make({{Field::Model, "8B"}, {Field::Method, "lora"}});
     JobOptions job;
@@ -191,8 +221,13 @@ TEST_CASE("job time, energy and cost follow from the rate and the plan's price")
     job.amortize_years = 2;
     const Performance p = estimate_performance(w, estimate_memory(w), round_card(), job, 10000.0);
     REQUIRE(p.job_hours);
-    const double hours = 1e9 / *p.train_tokens_per_s / 3600.0;
+    // The run's wall-clock: its training time over the goodput (restarts,
+    // evaluation and checkpoints take the rest).
+    REQUIRE(p.goodput);
+    CHECK(*p.goodput == Approx(0.9));
+    const double hours = 1e9 / *p.train_tokens_per_s / 3600.0 / 0.9;
     CHECK(*p.job_hours == Approx(hours));
+    CHECK(*p.gpu_hours == Approx(hours));
     // No host platform given: the card's draw, times the facility's PUE (data/energy.json).
     const double pue = 1.56;
     CHECK(*p.pue == pue);
@@ -332,8 +367,8 @@ TEST_CASE("a plan says which matmul rate its speeds rest on") {
     const Workload w = make({{Field::Model, "8B"}, {Field::Method, "lora"}});
     const Performance p = estimate_performance(w, estimate_memory(w), round_card());
     REQUIRE(p.matmul_rate);
-    // No measurement of the made-up card: its class's share of the peak.
-    CHECK(p.matmul_rate->basis == RateBasis::ClassReach);
+    // No measurement of the made-up card: its architecture's share of the peak.
+    CHECK(p.matmul_rate->basis == RateBasis::FamilyReach);
     CHECK(p.matmul_rate->dtype == RateDtype::Bf16);
     CHECK(*p.matmul_rate->tflops == Approx(*attainable_rate(round_card(), RateDtype::Bf16).tflops));
     CHECK(p.matmul_rate->peak == Approx(100.0));

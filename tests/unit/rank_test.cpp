@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/embedded.hpp"
 #include "gpuadvise/rules.hpp"
 #include "gpuadvise/units.hpp"
 #include "support/request.hpp"
@@ -216,4 +217,52 @@ TEST_CASE("tight fits rank after comfortable ones") {
         if (!r.tight) CHECK_FALSE(seen_tight);
         CHECK(r.tight == fired(r, "thin-headroom"));
     }
+}
+
+TEST_CASE("a ranking's shared estimates equal each plan's own, also where the cards set defaults") {
+    // Card defaults that change the workload: mlx-lm trains QLoRA on Apple
+    // silicon (its own base format and optimizer), Ollama's context by the
+    // cards' memory, fp16 for vision models on cards without bf16.
+    const Catalog& catalog = embedded::catalog();
+    const std::vector<Workload> workloads{
+        test::workload({{Field::Model, "8B"}, {Field::Method, "qlora"}}),
+        test::workload({{Field::Model, "8B"}, {Field::Engine, "ollama"}}),
+        test::workload({{Field::Model, "resnet50"}, {Field::Method, "full"}},
+                       embedded::model_presets())};
+    for (const Workload& w : workloads) {
+        SharedEstimates shared(w);
+        for (const char* card :
+             {"rtx-4090", "apple-m4-max-40c-64gb", "apple-m2-8c-8gb", "mi300x", "v100-sxm2-32gb",
+              "rtx-3060-12gb", "h100-sxm5", "rtx-4090", "apple-m4-max-40c-64gb"})
+            for (const std::int64_t count : {1, 2, 8}) {
+                const Gpu& gpu = resolve_gpu(catalog, card, "test");
+                INFO(w.model.name << " on " << card << " x " << count);
+                const Recommendation with =
+                    evaluate_plan(w, gpu, count, RankOptions{}, &shared, Detail::Numbers);
+                const Recommendation alone =
+                    evaluate_plan(w, gpu, count, RankOptions{}, nullptr, Detail::Numbers);
+                CHECK(with.memory.per_gpu_bytes == alone.memory.per_gpu_bytes);
+                CHECK(with.fits == alone.fits);
+                CHECK(with.performance.rate() == alone.performance.rate());
+                // The verdict alone: the same answer and headroom.
+                const Recommendation verdict =
+                    evaluate_plan(w, gpu, count, RankOptions{}, &shared, Detail::Verdict);
+                CHECK(verdict.fits == alone.fits);
+                CHECK(verdict.headroom_bytes == alone.headroom_bytes);
+            }
+    }
+}
+
+TEST_CASE("same_card_defaults tells the values a card default writes") {
+    const Workload w = test::workload({{Field::Model, "8B"}, {Field::Method, "qlora"}});
+    Workload apple = w;
+    const Gpu& mac = resolve_gpu(embedded::catalog(), "apple-m4-max-40c-64gb", "test");
+    REQUIRE(apply_card_defaults(apple, mac, 1, false));
+    CHECK_FALSE(same_card_defaults(w, apple));
+    // The sentences are not part of the values.
+    Workload recorded = w;
+    apply_card_defaults(recorded, mac, 1, true);
+    CHECK(same_card_defaults(apple, recorded));
+    CHECK(recorded.assumed != w.assumed);
+    CHECK(apple.assumed == w.assumed);
 }

@@ -335,5 +335,5 @@ TEST_CASE("the ranking's closest miss: more cards are --max-gpus, the sizes rank
     Request more = r;
     more.set(Field::MaxGpus, g.flags[1], "--max-gpus");
     const Workload wm = resolve_workload(more, {}, embedded::model_presets());
-    CHECK(evaluate_plan(wm, b200, n, rank_options(more, wm), nullptr, false).fits);
+    CHECK(evaluate_plan(wm, b200, n, rank_options(more, wm), nullptr, Detail::Numbers).fits);
 }
