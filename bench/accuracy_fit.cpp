@@ -170,7 +170,9 @@ const std::array<EngineTarget, 10> kEngines{{
      }},
     {"litgpt", [](const Row&) { return true; }, kNoStream},
     {"mlx", [](const Row&) { return true; }, kNoStream},
-    {"pytorch", [](const Row& r) { return r.at("engine") == "gpt-fast"; }, kNoStream},
+    // gpt-fast's rows are generate runs of 200 tokens after short prompts:
+    // the prefill is a few per cent of them and its share is not fitted.
+    {"pytorch", [](const Row& r) { return r.at("engine") == "gpt-fast"; }, kNoStream & ~kPrefill},
     // vLLM before SGLang: vLLM's rows (an A100) fit its bandwidth share and
     // costs; SGLang's are all on one H20 and one model family, so it takes
     // vLLM's bandwidth share and per-layer cost (both run CUDA graphs over
@@ -296,12 +298,9 @@ void fit_engines(const std::vector<Row>& rows, const Json& models_json,
         if (!t.build.empty())
             for (EngineBuild& b : g_builds)
                 if (b.engine == t.id && b.build == t.build) {
-                    Engine& f = g_engine_override[std::string(t.id)];
+                    const Engine& f = g_engine_override[std::string(t.id)];
                     b.layer_overhead_s = f.layer_overhead_s;
                     b.step_overhead_s = f.step_overhead_s;
-                    // The profile keeps the current build's costs.
-                    f.layer_overhead_s = base->layer_overhead_s;
-                    f.step_overhead_s = base->step_overhead_s;
                 }
         // The phases of the rows the replay represents (the rows fitted on).
         for (const Row* r : mine) {
@@ -345,6 +344,12 @@ void fit_engines(const std::vector<Row>& rows, const Json& models_json,
                                      : fitted.prefill_efficiency,
             fitted.stream_gbps_per_sm ? fmt::format("{:.3g}", *fitted.stream_gbps_per_sm) : "-",
             pct(std::exp(before) - 1.0), pct(std::exp(best) - 1.0));
+        // After a build's fit the profile keeps the current build's costs.
+        if (!t.build.empty()) {
+            Engine& f = g_engine_override[std::string(t.id)];
+            f.layer_overhead_s = base->layer_overhead_s;
+            f.step_overhead_s = base->step_overhead_s;
+        }
     }
 }
 
@@ -407,8 +412,12 @@ void write_engines(const std::string& path) {
                 set(line, "metal_layer_overhead_s",
                     fmt::format("{:.3g}", *e.metal_layer_overhead_s));
             if (own) {
+                std::string evidence = g_engine_evidence[id];
+                for (const auto& [to, from] : kStreamFrom)
+                    if (to == id)
+                        evidence += fmt::format("; per-SM streaming rate {}'s (assumed)", from);
                 set(line, "calibrated", "true");
-                set(line, "evidence", "\"" + g_engine_evidence[id] + "\"");
+                set(line, "evidence", "\"" + evidence + "\"");
             }
         }
         for (const auto& [to, from] : kStreamFrom) {
