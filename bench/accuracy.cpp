@@ -205,6 +205,7 @@ int main(int argc, char** argv) {
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     attainable_report(dir);
+    load_builds(dir);
     if (fit) fit_report(dir, models_json, presets, fit_only);
     speed_report(dir, models_json, presets);
     runtime_report(dir, presets);
@@ -224,7 +225,10 @@ int main(int argc, char** argv) {
                                      pct(s.err(s.component)));
     }
     if (!attainable_path.empty()) write_attainable(attainable_path);
-    if (!engines_path.empty() && fit) write_engines(engines_path);
+    if (!engines_path.empty() && fit) {
+        write_engines(engines_path);
+        write_builds(dir);
+    }
     if (!bands_path.empty()) {
         std::ofstream bands(bands_path);
         bands << "{\n  \"schema\": 1,\n  \"about\": \"Written by bench/accuracy (cmake --build "

@@ -6,6 +6,38 @@ std::vector<BandRow> g_bands;
 std::vector<RateSample> g_rates;
 std::map<std::string, Engine> g_engine_override;
 std::map<std::string, std::string> g_engine_evidence;
+std::vector<EngineBuild> g_builds;
+bool g_builds_active = true;
+
+void load_builds(const std::string& dir) {
+    const std::string path = dir + "/engine_builds.csv";
+    if (!std::ifstream(path)) return;
+    for (const bench::Row& r : bench::parse_csv(read_file(path)))
+        g_builds.push_back({r.at("engine"), r.at("build"), r.at("rows"), r.at("source"),
+                            std::stod(r.at("layer_overhead_s")), std::stod(r.at("step_overhead_s")),
+                            std::stod(r.at("mmq_share"))});
+}
+
+void write_builds(const std::string& dir) {
+    std::ofstream f(dir + "/engine_builds.csv");
+    f << "engine,build,rows,layer_overhead_s,step_overhead_s,mmq_share,source\n";
+    const auto quote = [](const std::string& v) {
+        std::string out = "\"";
+        for (const char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return out + "\"";
+    };
+    for (const EngineBuild& b : g_builds)
+        f << fmt::format("{},{},{},{:.3g},{:.3g},{:.4g},{}\n", b.engine, b.build, b.rows,
+                         b.layer_overhead_s, b.step_overhead_s, b.mmq_share, quote(b.source));
+    if (!f) throw std::runtime_error("cannot write " + dir + "/engine_builds.csv");
+}
+
+const EngineBuild* build_of(const std::string& row_id, std::string_view engine) {
+    if (!g_builds_active) return nullptr;
+    for (const EngineBuild& b : g_builds)
+        if (b.engine == engine && starts_with(row_id, b.rows)) return &b;
+    return nullptr;
+}
 
 std::string read_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);

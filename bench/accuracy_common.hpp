@@ -163,6 +163,21 @@ extern std::map<std::string, FitResult> g_fitted;
 // of the embedded ones; --engines writes them into data/engines.json.
 extern std::map<std::string, Engine> g_engine_override;
 extern std::map<std::string, std::string> g_engine_evidence;
+// An older build of an engine that some rows ran (bench/data/engine_builds.csv):
+// its per-layer and per-step costs and llama.cpp's quantised-prefill share
+// as that build had them. The CLI models the current build (data/engines.json);
+// the replay runs a row of a listed source with its build's numbers.
+struct EngineBuild {
+    std::string engine, build, rows, source;
+    double layer_overhead_s = 0, step_overhead_s = 0, mmq_share = 0;
+};
+extern std::vector<EngineBuild> g_builds;
+// Off while --fit fits a build's numbers on its own rows.
+extern bool g_builds_active;
+void load_builds(const std::string& dir);
+void write_builds(const std::string& dir);
+// The build a row ran, if it is an older build of `engine`.
+const EngineBuild* build_of(const std::string& row_id, std::string_view engine);
 // The groups the targets are stated for (docs/accuracy.md, "Speed by group").
 inline constexpr std::array<std::string_view, 7> kSpeedGroups{
     "decode", "prefill", "generate", "train (1-8 GPUs)", "multi-node", "diffusion", "vision"};

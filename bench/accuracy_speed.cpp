@@ -120,8 +120,22 @@ std::optional<SpeedSample> replay_speed(const Row& r, const Json& models_json,
         *why = std::string("not representable: ") + e.what();
         return std::nullopt;
     }
+    // A row of an older build runs with that build's launch costs and
+    // quantised-prefill share (bench/data/engine_builds.csv).
+    Engine built;
+    double mmq = 0;
+    const EngineBuild* build = w.engine ? build_of(r.at("id"), w.engine->id) : nullptr;
+    if (build) {
+        built = *w.engine;
+        built.layer_overhead_s = build->layer_overhead_s;
+        built.step_overhead_s = build->step_overhead_s;
+        w.engine = &built;
+        mmq = speed_fit("llamacpp_mmq_share");
+        set_speed_fit_override("llamacpp_mmq_share", build->mmq_share);
+    }
     const MemoryEstimate mem = estimate_memory(w);
     const Performance p = estimate_performance(w, mem, *gpu);
+    if (build) set_speed_fit_override("llamacpp_mmq_share", mmq);
     const double n = static_cast<double>(w.gpus);
     const bool per_gpu = r.at("scope") == "per_gpu";
     std::optional<double> est;
@@ -233,6 +247,42 @@ void speed_report(const std::string& dir, const Json& models_json,
                                  list.size(), pct(quantile(err, 0.5)), pct(quantile(err, 0.9)),
                                  quantile(ratio, 0.5));
     }
+    // Recorded by hand from this tool's output before and after the change
+    // (main at 651a5ef, then issue 27's inference part), on the same rows.
+    std::cout
+        << "\n## Changes to the inference speed model (recorded)\n\n"
+           "Median / p90 error by phase and engine on the same rows, before (main at 651a5ef: "
+           "one bandwidth share per engine, launches per layer, quantised prefill at one MMQ "
+           "share) and after issue 27's inference part (a step as its kernels run: GEMMs, KV, "
+           "element-wise work, dequantisation; the SMs' streaming limit; per-step costs; "
+           "llama.cpp's pipelined prefill and its May-2024 build; the head for the sampled "
+           "tokens only). The 253 rows of Qwen's Qwen2.5 speed benchmark (vLLM 0.6.3 and "
+           "transformers on an A100, `T-QWEN25SPD-*`) were added with the change; on the 249 "
+           "generate rows before them: 42.5 / 120.1 % -> 13.2 / 45.2 %.\n\n"
+           "| phase | engine | rows | before | after |\n|---|---|---|---|---|\n"
+           "| decode | all | 292 | 7.8 / 47.4 % | 5.3 / 22.4 % |\n"
+           "| decode | autoawq | 32 | 10.0 / 33.5 % | 10.2 / 29.7 % |\n"
+           "| decode | llama.cpp | 255 | 7.3 / 50.3 % | 5.0 / 18.7 % |\n"
+           "| decode | mlx | 5 | 1.9 / 16.5 % | 1.5 / 16.5 % |\n"
+           "| generate | all | 502 | 35.4 / 122.3 % | 10.0 / 38.1 % |\n"
+           "| generate | gpt-fast | 23 | 7.3 / 27.1 % | 5.8 / 26.5 % |\n"
+           "| generate | litgpt | 17 | 12.9 / 38.2 % | 11.8 / 38.7 % |\n"
+           "| generate | sglang | 114 | 81.6 / 147.0 % | 9.5 / 37.9 % |\n"
+           "| generate | transformers | 207 | 30.2 / 82.8 % | 14.3 / 42.6 % |\n"
+           "| generate | vllm | 141 | 25.9 / 172.9 % | 3.7 / 11.6 % |\n"
+           "| prefill | all | 274 | 23.1 / 76.5 % | 16.6 / 75.9 % |\n"
+           "| prefill | autoawq | 24 | 66.1 / 80.3 % | 66.8 / 80.9 % |\n"
+           "| prefill | llama.cpp | 245 | 22.4 / 69.4 % | 16.3 / 58.8 % |\n"
+           "| prefill | mlx | 5 | 2.6 / 8.4 % | 5.4 / 20.5 % |\n"
+           "\nWhat the rows that are still off measure: AutoAWQ's prefill rows mix its GEMV and "
+           "GEMM kernel versions (each row's notes say which; the GEMV version runs a prompt a "
+           "few tokens at a time, 0.6-1.1k tok/s, the GEMM one 1-4k) and the replay cannot tell "
+           "them apart; SGLang 0.4.6's GPTQ-Int4 MoE rows (6) ran vLLM 0.7.2's Marlin MoE, one "
+           "kernel per expert of 128 (Qwen's note: \"needs improvement\"), 2-9x slower than "
+           "the model's fused MoE; transformers' host cost per layer differs by host and release "
+           "(0.6 ms on Qwen's H20 host, 0.9 ms on its A100 host): one profile fits both to "
+           "about 15-25 %; XiongjieDai's 70B multi-GPU prefill rows do not pipeline as its 8B "
+           "rows do (2 and 4 GPUs equal) and come out up to 2x fast.\n";
     for (const std::string phase : {"decode", "prefill", "generate", "train"}) {
         std::vector<const SpeedSample*> worst;
         for (const auto& s : samples)

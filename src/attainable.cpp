@@ -58,10 +58,10 @@ const PowerEfficiency* find_power(const AttainableData& data, std::string_view k
 struct AttainableStorage : json::Storage {};
 
 // The coefficients bench/accuracy fits (bench/accuracy_fit.cpp says on what).
-constexpr std::array<std::string_view, 8> kSpeedFitNames{
-    "training_width",         "training_width_per_ridge",       "hf_expert_iteration_s",
-    "hf_fp8_linear_s",        "llamacpp_mmq_share",             "metal_llamacpp_bandwidth_share",
-    "diffusion_matmul_share", "eager_kernel_s"};
+constexpr std::array<std::string_view, 9> kSpeedFitNames{
+    "training_width",         "training_width_per_ridge", "hf_expert_iteration_s",
+    "hf_fp8_linear_s",        "llamacpp_mmq_share",       "metal_llamacpp_bandwidth_share",
+    "diffusion_matmul_share", "eager_kernel_s",           "hf_fp8_expert_linear_s"};
 
 std::vector<std::pair<std::string, double>>& overrides() {
     static std::vector<std::pair<std::string, double>> list;

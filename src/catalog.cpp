@@ -235,6 +235,7 @@ Gpu parse_gpu(json::Value value, const json::Path& path, std::string_view source
     g.confidence =
         r.has("confidence") ? enum_field(r, "confidence", kConfidences) : Confidence::Medium;
     g.notes = r.str_or("notes", "");
+    g.sm_count = r.opt_integer("sm_count", 1, 1000);
     r.finish();
     return g;
 }

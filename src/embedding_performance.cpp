@@ -51,7 +51,7 @@ double embedding_inference(Performance& perf, const Workload& w, const MemoryEst
         gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
     const double weight_bytes = static_cast<double>(memory.get(&Components::weights));
     const double reads = passes * weight_bytes * weights_read_share(a, at_once * s) / bw;
-    const double launches = passes * host_seconds(w);
+    const double launches = passes * host_seconds(w, gpu);
     const double work = std::max(compute, reads);
     const double seconds = eager(e) ? std::max(work, launches) : work + launches;
     perf.bound = compute >= reads ? Bound::Compute : Bound::Memory;

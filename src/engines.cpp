@@ -279,6 +279,17 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
         storage->formats.push_back(std::move(formats));
         e.formats = storage->formats.back();
         e.formats_source = r.str_or("formats_source", "");
+        e.step_overhead_s = e.library ? 0.0 : r.opt_number("step_overhead_s", 0, 1).value_or(0.0);
+        e.stream_gbps_per_sm =
+            e.library ? std::nullopt : r.opt_number("stream_gbps_per_sm", 0.1, 1000);
+        e.prefill_batch = r.opt_integer("prefill_batch", 1, 10'000'000).value_or(0);
+        e.prefill_batch_source = r.str_or("prefill_batch_source", "");
+        e.metal_prefill_efficiency =
+            e.library ? std::nullopt : r.opt_number("metal_prefill_efficiency", 0.01, 1);
+        e.metal_layer_overhead_s =
+            e.library ? std::nullopt : r.opt_number("metal_layer_overhead_s", 0, 1);
+        if (e.prefill_batch > 0 && e.prefill_batch_source.empty())
+            r.fail("prefill_batch_source", "must say where prefill_batch comes from");
         e.kv_dtypes = storage->keep(r.strings("kv_dtypes"));
         std::vector<EngineBackend> backends;
         if (const auto b = r.get("backends"); b && b->is_array()) {

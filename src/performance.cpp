@@ -258,7 +258,12 @@ PlanLinks plan_links(const Gpu& gpu, std::int64_t count, const HostPlatform* pla
             static_cast<double>(*platform->lanes_per_gpu) / static_cast<double>(*gpu.pcie_lanes);
     l.gbps = gpu.pcie_p2p.value_or(true) ? pcie : pcie * kHostBounceShare;
     l.latency_s = kPcieLatency;
-    l.one_shot = gpu.pcie_p2p.value_or(true);
+    // Over PCIe the one-shot all-reduce reads every peer directly, so it
+    // needs peer-to-peer, and vLLM runs it for two GPUs only ("Custom
+    // allreduce is disabled because it's not supported on more than two
+    // PCIe-only GPUs", vllm/distributed/device_communicators/
+    // custom_all_reduce.py); more cards run NCCL's ring.
+    l.one_shot = gpu.pcie_p2p.value_or(true) && count <= 2;
     const auto fast = gpu.link_gbps_per_direction();
     // A bridge joins `max_gpus` cards (pairs for an RTX 3090); a plan beyond
     // one bridge group crosses PCIe, and collectives run at the slowest hop.
@@ -322,22 +327,24 @@ Performance estimate_split_performance(const Workload& w, const MemoryEstimate& 
     const double kv = static_cast<double>(whole.get(&Components::kv_cache)) *
                       (w.seq > 0 ? avg_ctx / static_cast<double>(w.seq) : 1.0);
     const double prompt = static_cast<double>(w.prompt);
-    const double prefill_flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
-    double decode = layers * e.layer_overhead_s, prefill = layers * e.layer_overhead_s;
+    const MatmulParams mp = matmul_params(w);
+    const double prefill_flops =
+        (2.0 * mp.body * prompt + 2.0 * layers * prompt * prompt * h) * b + 2.0 * mp.head * b;
+    // The first stage's platform stands for the box's launch costs.
+    const double host = layers * e.layer_cost(stages.front().gpu->platform) + e.step_overhead_s;
+    double decode = host, prefill = host;
     bool encoded = false;  // the images run on the first stage's card
     double watts = 0, hop_gbps = 1e300;
     bool compute_bound = false, timed_prefill = true;
     for (const SplitStage& s : stages) {
         const Gpu& g = *s.gpu;
-        const double bw =
-            g.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(g, e);
+        const double bw = stream_bandwidth(g, e);
         const double memory_time = s.share * (weights + kv) / bw;
         const AttainableRate path = engine_rate(w, e, g);
         double compute_time = 0;
         if (path.tflops) {
-            const double rate =
-                *path.tflops * 1e12 * compute_platform_factor(g, path) * e.prefill_efficiency;
-            compute_time = 2.0 * active * b * s.share / rate;
+            const double rate = *forward_rate(path, g, e);
+            compute_time = 2.0 * (mp.body + mp.head) * b * s.share / rate;
             prefill += s.share * prefill_flops / rate;
             if (!encoded && w.images.any()) {
                 const double encode = image_encode_seconds(
@@ -380,17 +387,14 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
     const double b = static_cast<double>(w.batch);
     const double layers = static_cast<double>(w.model.arch.total_layers());
     const double h = static_cast<double>(w.model.arch.hidden);
-    const double active = static_cast<double>(w.model.active_params);
-    const double gpu_bw =
-        gpu.memory_bandwidth_gbps * 1e9 * e.bandwidth_efficiency * decode_platform_share(gpu, e);
+    const double gpu_bw = stream_bandwidth(gpu, e);
     const AttainableRate path = engine_rate(w, e, gpu);
     if (path.tflops) perf.matmul_rate = path;
-    const double rate = path.tflops ? *path.tflops * 1e12 * compute_platform_factor(gpu, path) *
-                                          e.prefill_efficiency
-                                    : 0.0;
-    const double compute_time = rate > 0 ? 2.0 * active * b / rate : 0.0;
-    double step =
-        std::max(plan.gpu_read_bytes / gpu_bw, compute_time) + layers * e.layer_overhead_s;
+    const double rate = forward_rate(path, gpu, e).value_or(0.0);
+    const MatmulParams mp = matmul_params(w);
+    const double compute_time = rate > 0 ? 2.0 * (mp.body + mp.head) * b / rate : 0.0;
+    double step = std::max(plan.gpu_read_bytes / gpu_bw, compute_time) +
+                  layers * e.layer_cost(gpu.platform) + e.step_overhead_s;
     const bool host_part = plan.host_read_bytes > 0;
     if (host_part) {
         if (!host_gbps || !(*host_gbps > 0)) return perf;
@@ -403,12 +407,13 @@ Performance estimate_offload_performance(const Workload& w, const OffloadPlan& p
     perf.decode_tokens_per_s = b / step;
     if (rate > 0) {
         const double prompt = static_cast<double>(w.prompt);
-        const double flops = (2.0 * active * prompt + 2.0 * layers * prompt * prompt * h) * b;
+        const double flops =
+            (2.0 * mp.body * prompt + 2.0 * layers * prompt * prompt * h) * b + 2.0 * mp.head * b;
         const double ubatches = std::ceil(prompt * b / kPrefillUbatch);
         const double pcie = gpu.pcie_gbps().value_or(16.0) * 1e9;
         const double encode = image_encode_seconds(w, plan.gpu_read_bytes, rate, 1.0, gpu_bw);
         const double seconds = flops / rate + ubatches * plan.host_weight_bytes / pcie +
-                               layers * e.layer_overhead_s + encode;
+                               layers * e.layer_cost(gpu.platform) + e.step_overhead_s + encode;
         if (w.images.any()) perf.image_encode_seconds = encode;
         perf.prefill_tokens_per_s = prompt * b / seconds;
         perf.time_to_first_token_s = seconds;

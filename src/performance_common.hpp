@@ -83,6 +83,14 @@ double optimizer_step_seconds(const Workload& w, const MemoryEstimate& memory, c
 // Expected distinct experts `tokens` tokens route to, each to `per_token` of
 // `experts`: E (1 - (1 - k/E)^B).
 double distinct_experts(double experts, double per_token, double tokens);
+// The parameters a token's matmuls multiply, scaled to the model's published
+// active count: the body (the active weights less the token embedding, which
+// is a gather) and the output head, which a forward runs only for the tokens
+// it samples (the prompt's last token in a prefill, every token in decode).
+struct MatmulParams {
+    double body = 0, head = 0;
+};
+MatmulParams matmul_params(const Workload& w);
 // The share of the weights a step of `tokens` tokens reads: all of a dense
 // model; of an MoE model the dense part and the distinct experts' share.
 double weights_read_share(const Architecture& a, double tokens);
@@ -90,9 +98,18 @@ double weights_read_share(const Architecture& a, double tokens);
 // (llama.cpp's int8 MMQ or FP16-accumulate cuBLAS on CUDA; else the
 // workload's dtype) and its attainable rate.
 AttainableRate engine_rate(const Workload& w, const Engine& e, const Gpu& gpu);
+// A forward's matmul rate in FLOP/s on `path`: the rate at the engine's
+// prefill share (its Metal share on Apple parts where it has one); nullopt
+// when the card's peak is unknown.
+std::optional<double> forward_rate(const AttainableRate& path, const Gpu& gpu, const Engine& e);
 // The share of the engine's bandwidth profile a decode reaches on the
 // card's software platform (platform_efficiency; MLX's profile is its own).
 double decode_platform_share(const Gpu& gpu, const Engine& e);
+// Bytes per second a decode step streams weights and the KV cache at: the
+// engine's share of the card's bandwidth on its platform, at most the
+// card's SMs times what the engine's kernels keep in flight per SM
+// (Engine::stream_gbps_per_sm) on CUDA cards whose SM count is known.
+double stream_bandwidth(const Gpu& gpu, const Engine& e);
 // A vision-language model's images of one step (--images): the FLOPs of
 // encoding every image of the batch, and for Llama 3.2 Vision the attention
 // of the prompt's tokens to the images' tokens in the cross-attention layers
@@ -108,12 +125,10 @@ double image_encode_seconds(const Workload& w, double weight_bytes, double rate,
 // Engines that launch every kernel of a forward from Python (Hugging Face
 // transformers, litgpt, AutoAWQ): their host time overlaps the GPU's.
 bool eager(const Engine& e);
-// A forward's host time: the engine's launches per layer, and Hugging Face's
-// per-expert Python loop and FP8 linears where they apply.
-double host_seconds(const Workload& w);
-// A forward's matmul rate in FLOP/s: the engine's attainable rate on the
-// card at its prefill efficiency; nullopt when the card's peak is unknown.
-std::optional<double> forward_rate(const AttainableRate& path, const Gpu& gpu, const Engine& e);
+// A forward's host time: the engine's launches per layer and its cost per
+// forward, and Hugging Face's per-expert Python loop and FP8 linears where
+// they apply.
+double host_seconds(const Workload& w, const Gpu& gpu);
 
 // An embedding or reranker model's forward over the plan's batch
 // (embedding_performance.cpp); returns embedded tokens per hour (for the

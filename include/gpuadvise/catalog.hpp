@@ -187,6 +187,11 @@ struct Gpu {
     std::span<const std::string_view> sources;
     Confidence confidence = Confidence::Medium;
     std::string_view notes;
+    // Streaming multiprocessors (NVIDIA): decode kernels keep a bounded
+    // number of bytes in flight per SM, so the bandwidth they reach at small
+    // batches is at most SMs x the engine's per-SM rate (engines.hpp,
+    // stream_gbps_per_sm); nullopt: not in the catalog.
+    std::optional<std::int64_t> sm_count;
 
     bool has_fast_link() const { return link.type != LinkType::None; }
     // GPUs one switched GPU link joins (an NVL72 rack: 72, beyond the 4 of a

@@ -200,6 +200,33 @@ struct Engine {
     std::string_view default_context_source;
     std::optional<EngineTraining> training;
     std::string_view formats_source;  // where `formats` comes from, when not `source`
+    // Host cost of one forward beyond its layers' (the scheduler, the
+    // sampler, the generate loop's Python), per decode step and per prefill
+    // chunk (docs/performance-model.md, "Engines").
+    double step_overhead_s = 0;
+    // What its decode kernels (matrix-vector products over the weights, the
+    // attention over the KV cache) stream per streaming multiprocessor on
+    // CUDA cards, in GB/s: a kernel keeps only so many bytes in flight per
+    // SM, so a card of few SMs and much bandwidth (A100, H100, H20) reaches
+    // less of its bandwidth at small batches than its datasheet says;
+    // nullopt: not measured, no such limit applied.
+    std::optional<double> stream_gbps_per_sm;
+    // The prompt tokens one prefill call takes (llama.cpp's n_batch), split
+    // into prefill_chunk-token micro-batches that a layer split pipelines
+    // over its GPUs; 0: not such an engine.
+    std::int64_t prefill_batch = 0;
+    std::string_view prefill_batch_source;
+    // Its prefill share on Apple's Metal, over the datasheet peak, where it
+    // has its own kernels there (llama.cpp); nullopt: prefill_efficiency.
+    std::optional<double> metal_prefill_efficiency;
+    // Its per-layer cost on Metal, where its kernels are encoded into
+    // command buffers instead of CUDA graphs; nullopt: layer_overhead_s.
+    std::optional<double> metal_layer_overhead_s;
+    // The per-layer cost on a card's platform.
+    double layer_cost(SoftwarePlatform p) const {
+        return p == SoftwarePlatform::Metal && metal_layer_overhead_s ? *metal_layer_overhead_s
+                                                                      : layer_overhead_s;
+    }
 
     const EngineBackend* backend(SoftwarePlatform p) const;
     bool loads(QuantFamily f) const;

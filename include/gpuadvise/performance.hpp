@@ -61,10 +61,11 @@ inline constexpr auto kCostBases =
 struct PlanLinks {
     double gbps = 16;          // GB/s per direction between the plan's GPUs (the slowest hop)
     double latency_s = 20e-6;  // per message (one hop of a collective)
-    // Whether a small all-reduce takes one step: over NVLink/NVSwitch or with
-    // peer-to-peer the engines' one-shot all-reduce reads every peer at once
-    // (vLLM custom_all_reduce, NCCL NVLS); without P2P NCCL runs a ring of
-    // 2(n-1) steps, each paying the latency.
+    // Whether a small all-reduce takes one step: over NVLink/NVSwitch, or
+    // over PCIe with peer-to-peer between two cards, the engines' one-shot
+    // all-reduce reads every peer at once (vLLM custom_all_reduce, NCCL
+    // NVLS); otherwise NCCL runs a ring of 2(n-1) steps, each paying the
+    // latency.
     bool one_shot = true;
 };
 

@@ -126,7 +126,8 @@ std::string catalog_code(const Catalog& c) {
              << ", " << price(g.launch_price) << ", " << opt(g.region) << ", "
              << (g.cloud_only ? "true" : "false") << ", " << list(defs, "kPciIds" + n, g.pci_ids)
              << ", " << list(defs, "kSources" + n, g.sources) << ", "
-             << enum_value("Confidence", g.confidence) << ", " << str(g.notes) << "},\n";
+             << enum_value("Confidence", g.confidence) << ", " << str(g.notes) << ", "
+             << opt(g.sm_count) << "},\n";
     }
     std::ostringstream out;
     out << defs.str() << "\nconstexpr Gpu kGpus[] = {\n"
@@ -254,7 +255,10 @@ std::string engines_code(const std::vector<Engine>& rows) {
              << str(e.serve_with) << ", " << list(defs, "kFitLadder" + n, e.fit_ladder) << ", "
              << str(e.fit_offload_from) << ", " << str(e.fit_ladder_source) << ", " << context
              << ", " << str(e.default_context_source) << ", " << training << ", "
-             << str(e.formats_source) << "},\n";
+             << str(e.formats_source) << ", " << num(e.step_overhead_s) << ", "
+             << opt(e.stream_gbps_per_sm) << ", " << e.prefill_batch << ", "
+             << str(e.prefill_batch_source) << ", " << opt(e.metal_prefill_efficiency) << ", "
+             << opt(e.metal_layer_overhead_s) << "},\n";
     }
     return defs.str() + "\nconstexpr Engine kEngines[] = {\n" + body.str() + "};\n";
 }

@@ -322,3 +322,33 @@ TEST_CASE("advice: ResNet-50 training with AMP: H100 over A100 over RTX 4090, as
     CHECK(a100 > 2000.0);
     CHECK(a100 < 3000.0);
 }
+
+TEST_CASE(
+    "advice: 70B AWQ serving at batch 16 on four cards: 4 x RTX 3090 is not slower than 4 x "
+    "RTX A5000") {
+    // Decode at batch 16 streams the weights once per step: the 3090's 936 GB/s
+    // against the A5000's 768. Both run NCCL's ring over PCIe (vLLM's one-shot
+    // all-reduce takes two PCIe cards at most), the 3090's through host memory.
+    const auto decode = [](const char* gpu) {
+        const json doc = answer({"estimate", "--model", "llama-3.1-70b", "--quant", "awq-int4",
+                                 "--batch", "16", "--gpus", "4", "--gpu", gpu});
+        return doc.at("performance").at("decode_tokens_per_s").get<double>();
+    };
+    CHECK(decode("rtx-3090") >= decode("rtx-a5000"));
+}
+
+TEST_CASE(
+    "advice: llama.cpp decode at batch 1: an A100 is nowhere near its 2.2x bandwidth over an "
+    "RTX 3090") {
+    // llama.cpp's decode kernels keep few bytes in flight per SM: the A100's 108
+    // SMs stream about what the 3090's 82 do (discussion 15013, Llama 2 7B Q4_0
+    // tg128: A100 80GB 191 tok/s, RTX 3090 158).
+    const auto decode = [](const char* gpu) {
+        const json doc = answer({"estimate", "--model", "llama-3.1-8b", "--quant", "q4_k_m",
+                                 "--engine", "llama.cpp", "--gpu", gpu});
+        return doc.at("performance").at("decode_tokens_per_s").get<double>();
+    };
+    const double ratio = decode("a100-80gb-sxm") / decode("rtx-3090");
+    CHECK(ratio > 1.0);
+    CHECK(ratio < 1.5);
+}

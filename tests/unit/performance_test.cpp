@@ -11,6 +11,7 @@
 #include "gpuadvise/embedded.hpp"
 #include "gpuadvise/engines.hpp"
 #include "gpuadvise/memory.hpp"
+#include "gpuadvise/model.hpp"
 #include "gpuadvise/network.hpp"
 #include "support/fixtures.hpp"
 
@@ -27,9 +28,23 @@ Workload make(V v) {
 
 }  // namespace
 
+namespace {
+
+// Elements the element-wise kernels of one layer move per token in a
+// forward, restated: two norms (2 x 2h), two residual adds (2 x 3h), rotary
+// on q and k (2 (q + kv)), the gated MLP's product (3f), and every linear's
+// output written for the next kernel (2 (q + 2kv + h + 2f + h)).
+double forward_elements(const Architecture& a) {
+    const double h = static_cast<double>(a.hidden), q = static_cast<double>(a.q_dim()),
+                 kv = static_cast<double>(a.kv_dim()), f = static_cast<double>(a.intermediate);
+    return 4.0 * h + 6.0 * h + 2.0 * (q + kv) + 3.0 * f + 2.0 * (q + 2.0 * kv + 2.0 * h + 2.0 * f);
+}
+
+}  // namespace
+
 TEST_CASE(
-    "pinned formula: decode is bytes read over the engine's share of bandwidth plus per-layer "
-    "cost") {
+    "pinned formula: decode streams the weights and the KV cache at the engine's share of "
+    "bandwidth, then its element-wise traffic, plus per-layer and per-step costs") {
     const Workload w = make({{Field::Model, "8B"},
                              {Field::Prompt, "1"},
                              {Field::Gen, "1"},
@@ -37,11 +52,17 @@ TEST_CASE(
     const MemoryEstimate m = estimate_memory(w);
     const Performance p = estimate_performance(w, m, round_card());
     const Engine& e = *find_engine("llama.cpp");
+    const Architecture& a = w.model.arch;
+    const double bw = 1000e9 * e.bandwidth_efficiency;  // no SM count: no per-SM limit
     const double kv_read = static_cast<double>(m.get(&Components::kv_cache)) * 1.5 /
                            2.0;  // prompt + gen/2 of 2 tokens
-    const double step = (static_cast<double>(m.get(&Components::weights)) + kv_read) /
-                            (1000e9 * e.bandwidth_efficiency) +
-                        32 * e.layer_overhead_s;
+    // llama.cpp keeps the embedding in host memory: its weights are all read.
+    const double weights = static_cast<double>(m.get(&Components::weights));
+    const double elementwise =
+        (32.0 * forward_elements(a) * 2.0 + static_cast<double>(a.vocab) * 4.0 * 2.0) /
+        (1000e9 * 0.8);
+    const double step =
+        weights / bw + kv_read / bw + elementwise + 32 * e.layer_overhead_s + e.step_overhead_s;
     REQUIRE(p.decode_tokens_per_s);
     CHECK(*p.decode_tokens_per_s == Approx(1.0 / step).epsilon(1e-9));
     CHECK(p.bound == Bound::Memory);
@@ -54,14 +75,16 @@ TEST_CASE("large batches make decode compute-bound") {
 }
 
 TEST_CASE(
-    "pinned formula: prefill is 2 x active parameters x prompt FLOPs plus causal attention at "
-    "the attainable rate") {
+    "pinned formula: prefill is 2 x the body's parameters x prompt FLOPs plus causal attention "
+    "and the head for the sampled token, at the attainable rate, then its element-wise traffic") {
     const Workload w = make({{Field::Model, "8B"},
                              {Field::Prompt, "1000"},
                              {Field::Gen, "1"},
                              {Field::Engine, "vllm"}});
-    const Performance p = estimate_performance(w, estimate_memory(w), round_card());
+    const MemoryEstimate m = estimate_memory(w);
+    const Performance p = estimate_performance(w, m, round_card());
     const Engine& e = *find_engine("vllm");
+    const Architecture& a = w.model.arch;
     const AttainableRate r = attainable_rate(round_card(), RateDtype::Bf16);
     REQUIRE(r.tflops);
     // No measurement of this card: the measured share of its architecture's
@@ -69,9 +92,18 @@ TEST_CASE(
     CHECK(r.basis == RateBasis::FamilyReach);
     CHECK(*r.tflops < 100);  // below its datasheet peak
     const double width = 4096.0 / (4096.0 + speed_fit("training_width"));
-    const double flops = 2.0 * 8e9 * 1000 + 2.0 * 32 * 1000.0 * 1000.0 * 4096;
-    const double seconds =
-        flops / (*r.tflops * 1e12 * e.prefill_efficiency * width) + 32 * e.layer_overhead_s;
+    // The embedding is a gather and the head runs for the last token only.
+    const ParamCounts c = count_params(a);
+    const double scale = 8e9 / static_cast<double>(c.active());
+    const double head = static_cast<double>(c.lm_head) * scale;
+    const double body = 8e9 - static_cast<double>(c.embedding + c.lm_head) * scale;
+    const double flops = 2.0 * body * 1000 + 2.0 * 32 * 1000.0 * 1000.0 * 4096 + 2.0 * head;
+    const double compute = flops / (*r.tflops * 1e12 * e.prefill_efficiency * width);
+    const double elementwise =
+        (1000.0 * 32 * forward_elements(a) * 2.0 + static_cast<double>(a.vocab) * 4.0 * 2.0) /
+        (1000e9 * 0.8);
+    const double seconds = compute + elementwise + 32 * e.layer_overhead_s + e.step_overhead_s;
+    CHECK(compute > static_cast<double>(m.get(&Components::weights)) / (1000e9 * 0.8));
     REQUIRE(p.prefill_tokens_per_s);
     CHECK(*p.prefill_tokens_per_s == Approx(1000.0 / seconds).epsilon(1e-9));
     CHECK(*p.time_to_first_token_s == Approx(seconds).epsilon(1e-9));
