@@ -177,6 +177,27 @@ Replay replay_request(const Row& r, const Json& models_json,
                                 when.find("tutorials/") != std::string::npos;
             if (before) q.set(Field::ExpandableSegments, "false");
         }
+        // Gradient accumulation, where the row states the global batch
+        // ("global batch 128 via grad accumulation", a config's
+        // "global_batch_size 16"): micro-steps per optimizer step over the
+        // plan's GPUs. FSDP's no_sync keeps unsharded gradients through them.
+        for (const std::string& text : {r.at("notes"), r.at("source")}) {
+            const std::string t = lower(text);
+            std::size_t at = std::string::npos;
+            for (const char* key : {"global batch ", "global_batch_size "})
+                if (at == std::string::npos && t.find(key) != std::string::npos)
+                    at = t.find(key) + std::string(key).size();
+            if (at == std::string::npos) continue;
+            std::size_t end = at;
+            while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end]))) ++end;
+            if (end == at) continue;
+            const long long global = std::stoll(t.substr(at, end - at));
+            const long long micro = r.at("batch").empty() ? 1 : std::stoll(r.at("batch"));
+            const long long gpus = r.at("num_gpus").empty() ? 1 : std::stoll(r.at("num_gpus"));
+            const long long accum = std::max(1LL, global / std::max(1LL, micro * gpus));
+            if (accum > 1) q.set(Field::GradAccum, std::to_string(accum));
+            break;
+        }
         // The shape regime as the row's notes state it: packed datasets and
         // fixed-size dummy batches have one shape; "padded to the longest
         // sample" and unstated collators keep the default (variable length).
@@ -209,6 +230,18 @@ Replay replay_request(const Row& r, const Json& models_json,
     if (method == "lora" || method == "qlora") {
         q.set(Field::LoraRank, r.at("lora_rank"));
         q.set(Field::LoraTargets, r.at("lora_targets"));
+        // The LoRA dropout where the row states it ("lora_dropout 0.1",
+        // ms-swift's "lora_dropout_p 0.05"); else the harness's default.
+        const std::string notes = lower(r.at("notes"));
+        for (const char* key : {"lora_dropout_p ", "lora_dropout "})
+            if (const auto at = notes.find(key); at != std::string::npos) {
+                std::size_t begin = at + std::string(key).size(), end = begin;
+                while (end < notes.size() &&
+                       (std::isdigit(static_cast<unsigned char>(notes[end])) || notes[end] == '.'))
+                    ++end;
+                if (end > begin) q.set(Field::LoraDropout, notes.substr(begin, end - begin));
+                break;
+            }
     }
     const std::string gpus = r.at("num_gpus").empty() ? "1" : r.at("num_gpus");
     q.set(Field::Gpus, gpus);
@@ -220,6 +253,11 @@ Replay replay_request(const Row& r, const Json& models_json,
                                                                {"tensor-parallel", "tp"}};
     if (const auto it = strategies.find(parallel); it != strategies.end())
         q.set(Field::Parallel, it->second);
+    // FSDP with CPUOffload(offload_params=True): the parameters on the host.
+    if (parallel == "fsdp-params-offload") {
+        q.set(Field::Parallel, "fsdp");
+        q.set(Field::TrainOffload, "params");
+    }
     q.set(Field::Precision, precision);
     out.request = q;
     return out;
@@ -327,7 +365,9 @@ double metric_bytes(const MemoryEstimate& m, MemoryMetric metric) {
         case MemoryMetric::Reserved:
             return static_cast<double>(m.reserved_bytes);
         case MemoryMetric::NvidiaSmi:
-            return static_cast<double>(m.per_gpu_bytes);
+            // nvidia-smi on the card that measured it: the process's reserved
+            // pool (cached segments included) and its CUDA context.
+            return static_cast<double>(m.per_gpu_bytes + m.releasable_bytes);
     }
     return 0;
 }

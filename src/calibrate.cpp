@@ -168,7 +168,10 @@ CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m, const 
         const double allocated = static_cast<double>(m.allocated_bytes);
         const double reserved = static_cast<double>(m.reserved_bytes);
         const double per_gpu = static_cast<double>(m.per_gpu_bytes);
-        const double context = std::max(per_gpu - reserved, 0.0);
+        // The CUDA context: what nvidia-smi shows beyond the reserved pool
+        // (per_gpu leaves out the cached segments a retry would release).
+        const double context =
+            std::max(per_gpu + static_cast<double>(m.releasable_bytes) - reserved, 0.0);
         // The run's ratio to the estimate, outside the CUDA context: every
         // component the framework allocates is scaled by it.
         switch (*run.metric) {
@@ -181,7 +184,7 @@ CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m, const 
                 r.memory_factor = b / reserved;
                 break;
             case MemoryMetric::NvidiaSmi:
-                r.estimated_bytes = per_gpu;
+                r.estimated_bytes = per_gpu + static_cast<double>(m.releasable_bytes);
                 r.memory_factor = (b - context) / reserved;
                 break;
         }

@@ -67,16 +67,21 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
         const double per_weight = weight_bytes_per_param(w.quant, w.precision, w.double_quant);
         c.weights =
             p.block_linear * (covered * per_weight + (1.0 - covered) * act) + non_linear * act;
-        if (!w.quant.none())
-            c.workspace +=
-                static_cast<double>(a.hidden) * ffn_width(a) * act;  // one dequantised matrix
+        // One matrix dequantised to the compute dtype for its matmul.
+        double dequantised = static_cast<double>(a.hidden) * ffn_width(a);
         if (w.method == Method::Qlora) {
             const TrainDtypes d = train_dtypes(w);
             const bool bnb = w.quant.family() == QuantFamily::Bnb4;
             // Lightning Fabric's BitsandbytesPrecision (litgpt) replaces every
-            // nn.Linear, the output head included.
+            // nn.Linear, the output head included. Its backward dequantises
+            // the head (MatMul4Bit.backward: grad_output @
+            // dequantize_4bit(B)) while the loss's tensors are alive: that
+            // matrix is the one the peak holds.
             const bool head_4bit = bnb && w.profile().quantizes_head;
-            if (head_4bit) c.weights -= p.lm_head * (act - per_weight);
+            if (head_4bit) {
+                c.weights -= p.lm_head * (act - per_weight);
+                dequantised = std::max(dequantised, p.lm_head);
+            }
             // prepare_model_for_kbit_training casts the rest to fp32 (peft
             // utils/other.py: "cast all non INT8 parameters to fp32"); under
             // autocast the frozen fp32 head is cast to 16 bits each forward
@@ -86,6 +91,7 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
                 if (d.autocast && !head_4bit) c.workspace += p.lm_head * act;
             }
         }
+        if (!w.quant.none()) c.workspace += dequantised * act;
     }
     if (w.uses_lora()) {
         *trainable = lora_params(w);
@@ -96,9 +102,8 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
 // Tokens of KV one sequence keeps: every layer holds the context, sliding
 // layers at most their window (llama.cpp pads the window by a micro-batch of
 // 512 and rounds to 256; vLLM and transformers keep the window).
-double kv_tokens_per_sequence(const Workload& w) {
+double kv_tokens_per_sequence(const Workload& w, double ctx) {
     const Architecture& a = w.model.arch;
-    const double ctx = static_cast<double>(w.seq);
     const double kv_layers = static_cast<double>(a.kv_layers());
     if (a.sliding_window <= 0 || a.sliding_layers <= 0 || a.encoder_decoder) return kv_layers * ctx;
     double window = static_cast<double>(a.sliding_window);
@@ -120,7 +125,8 @@ void inference_activations(const Workload& w, Components& c) {
         const double per_token_layer =
             a.is_mla() ? static_cast<double>(a.kv_lora_rank + a.qk_rope_head_dim)
                        : 2.0 * static_cast<double>(a.kv_dim());
-        c.kv_cache = kv_tokens_per_sequence(w) * per_token_layer * b * kv_dtype_bytes(w.kv_dtype);
+        c.kv_cache = kv_tokens_per_sequence(w, static_cast<double>(w.seq)) * per_token_layer * b *
+                     kv_dtype_bytes(w.kv_dtype);
         // Linear-attention and state-space layers keep a fixed state per
         // sequence; Llama 3.2 Vision's cross-attention layers the keys and
         // values of its images' tokens: of one image at most tiles unless
@@ -153,6 +159,24 @@ void inference_activations(const Workload& w, Components& c) {
     // The vision encoder runs before the prefill that reads its tokens: the
     // peak is the larger of the two.
     c.activations = std::max(c.activations, vision_encoder_peak(w));
+    // transformers' DynamicCache grows by torch.cat at every step: during the
+    // prefill it holds the prompt's keys and values only, and the generated
+    // tokens' arrive after the prefill's tensors are gone. The peak is the
+    // larger of the prefill (prompt cache + prefill activations) and the end
+    // of generation (the whole cache); with the cache counted whole, only the
+    // prefill's excess over the generated tokens' cache remains. Every other
+    // engine here allocates its cache up front (llama.cpp's KV buffer, vLLM's
+    // blocks, litgpt's and gpt-fast's static caches, ExLlama's and AutoAWQ's
+    // preallocated caches).
+    if (w.engine && w.engine->id == "transformers" && !a.encoder_only) {
+        const double per_token_layer =
+            a.is_mla() ? static_cast<double>(a.kv_lora_rank + a.qk_rope_head_dim)
+                       : 2.0 * static_cast<double>(a.kv_dim());
+        const double generated_kv = (kv_tokens_per_sequence(w, static_cast<double>(w.seq)) -
+                                     kv_tokens_per_sequence(w, static_cast<double>(w.prompt))) *
+                                    per_token_layer * b * kv_dtype_bytes(w.kv_dtype);
+        c.activations = std::max(0.0, c.activations - std::max(0.0, generated_kv));
+    }
 }
 
 // FP8 training keeps what bf16 mixed precision keeps (fp32 master weights,
@@ -217,7 +241,9 @@ MemoryEstimate finish(const Workload& w, const Components& c, double trainable,
         if (kComponentNames[i].member != &Components::runtime) allocated += e.bytes[i];
     }
     e.allocated_bytes = allocated;
-    e.reserved_bytes = allocated + std::min(checked_bytes(c.pool, w), e.get(&Components::runtime));
+    e.releasable_bytes = checked_bytes(c.cached, w);
+    e.reserved_bytes = allocated + std::min(checked_bytes(c.pool, w), e.get(&Components::runtime)) +
+                       e.releasable_bytes;
     e.per_gpu_bytes = allocated + e.get(&Components::runtime);
     e.total_bytes = static_cast<std::uint64_t>(
         checked_bytes(static_cast<double>(e.per_gpu_bytes) * static_cast<double>(w.gpus), w));
@@ -398,7 +424,9 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
-    c.pool = allocator_pool(w, c, allocated);
+    const AllocatorPool pool = allocator_pool(w, allocated);
+    c.pool = pool.pinned;
+    c.cached = pool.cached;
     c.runtime = kCudaContextBytes + c.pool;
     return c;
 }

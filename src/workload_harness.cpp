@@ -59,6 +59,9 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .ckpt = CkptMode::None,
      .kbit_prepare = true,
      .reentrant_ckpt = false,
+     // Its example configs run FlashAttention-2 (attn_implementation:
+     // flash_attention_2), which takes the KV heads as they are.
+     .repeats_kv_heads = false,
      .source = "axolotl loaders/model.py, core/builders/base.py, utils/schemas (067b021c)"},
     {.id = Harness::MsSwift,
      .label = "ms-swift",
@@ -86,6 +89,9 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .double_quant = true,
      .ckpt = CkptMode::Offload,
      .fused_lora_kernels = true,
+     // Its attention (models/llama.py LlamaAttention_fast_forward) hands the
+     // KV heads to FlashAttention / xformers as grouped heads.
+     .repeats_kv_heads = false,
      .source = "unsloth models/llama.py, models/loader.py, kernels/fast_lora.py (015bdef0)"},
     {.id = Harness::Torchtune,
      .label = "torchtune",
@@ -107,6 +113,12 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // torchtune/__init__.py sets expandable_segments:True unless
      // PYTORCH_CUDA_ALLOC_CONF is set (since 9d91fe39, June 2025).
      .expandable_segments = true,
+     // Its distributed recipes reduce-scatter every micro-step (FSDP2
+     // fully_shard, no no_sync). Through release 0.6.1 shard_model gave the
+     // root the same reshard_after_forward=True as the layers (cdde80e7,
+     // June 2025, set it to False for the root on main).
+     .fsdp_no_sync = false,
+     .fsdp_root_holds_embeddings = false,
      .source = "torchtune models/llama3/_component_builders.py, training/activations.py, "
                "torchtune/__init__.py, recipes/configs (bd2a0fc7); torchao dtypes/nf4tensor.py"},
     {.id = Harness::Litgpt,
@@ -117,9 +129,12 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // use_orig_params=True, so a Block's frozen and LoRA weights share one
      // FlatParameter); Lightning's BitsandbytesPrecision replaces every
      // nn.Linear, the head too; lora.py LoRAQKVLinear: one dropout and one
-     // A matrix for q, k and v. chunked_cross_entropy without .float(), yet
-     // its rows match ~16 bytes per logit (docs/memory-model.md, "The loss").
-     .loss = Loss::Upcast,
+     // A matrix for q, k and v. utils.py chunked_cross_entropy takes the
+     // logits in the compute dtype (no .float()); the LoRA GPT
+     // (lora.py forward, lm_head_chunk_size=128 in finetune/lora.py) runs
+     // the head in chunks of 128 tokens. model.py repeats the KV heads
+     // (repeat_interleave) before SDPA.
+     .loss = Loss::Bf16,
      .optimizer_impl = OptimizerImpl::Foreach,
      .lora_dropout = 0.05,
      .double_quant = false,
@@ -131,7 +146,9 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .quantizes_head = true,
      .fused_qkv = true,
      .fsdp_mixed_flat = true,
-     .source = "litgpt finetune/lora.py, lora.py (8641822b, HEAD); lightning fabric "
+     .chunked_head_for_adapters = true,
+     .source = "litgpt finetune/lora.py, lora.py, utils.py, model.py (8641822b, 4a9b7e62, HEAD); "
+               "lightning fabric "
                "plugins/precision/bitsandbytes.py, strategies/fsdp.py"},
     {.id = Harness::LlamaFactory,
      .label = "LLaMA-Factory",

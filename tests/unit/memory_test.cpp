@@ -211,9 +211,10 @@ TEST_CASE("reserved lies between allocated and per GPU, and adds up") {
     const MemoryEstimate m = estimate(test::workload(
         {{Field::Model, "llama-3.2-1b"}, {Field::Method, "full"}}, embedded::model_presets()));
     CHECK(m.reserved_bytes > m.allocated_bytes);
-    CHECK(m.reserved_bytes < m.per_gpu_bytes);
-    // per GPU = reserved + the CUDA context.
-    CHECK(m.per_gpu_bytes - m.reserved_bytes == Approx(0.75 * static_cast<double>(kGiB)).margin(2));
+    CHECK(m.releasable_bytes <= m.reserved_bytes - m.allocated_bytes);
+    // per GPU = reserved - what an out-of-memory retry releases + the CUDA context.
+    CHECK(static_cast<double>(m.per_gpu_bytes + m.releasable_bytes - m.reserved_bytes) ==
+          Approx(0.75 * static_cast<double>(kGiB)).margin(2));
 }
 
 TEST_CASE("batches padded to their longest sample strand logits-sized blocks, packed ones do not") {
@@ -229,18 +230,22 @@ TEST_CASE("batches padded to their longest sample strand logits-sized blocks, pa
     const MemoryEstimate var = run("false");
     const MemoryEstimate fix = run("true");
     CHECK(var.allocated_bytes == fix.allocated_bytes);  // the peak itself does not change
-    // The longest batch's activations are carved out of the previous batch's
-    // logits blocks; the rest of them stays stranded.
-    CHECK(static_cast<double>(var.reserved_bytes - fix.reserved_bytes) ==
-          Approx(static_cast<double>(var.get(&Components::logits)) -
-                 static_cast<double>(var.get(&Components::activations)))
-              .margin(2));
+    // Each new longest batch needs blocks a little larger than the cached
+    // ones: the loss's blocks of the shorter batches before it stay cached.
+    const double logits = static_cast<double>(var.get(&Components::logits));
+    CHECK(static_cast<double>(var.reserved_bytes - fix.reserved_bytes) > 0.5 * logits);
     const double fix_ratio =
         static_cast<double>(fix.reserved_bytes) / static_cast<double>(fix.allocated_bytes);
-    // Fixed shapes reuse their blocks: only the segments' rests are reserved
-    // beyond the peak.
+    // Fixed shapes reuse their blocks from step to step; what stays is a
+    // step's own history (the forward's temporaries cached when the loss asks
+    // for larger blocks). AnswerDotAI's fsdp_qlora measured 1.12-1.24
+    // reserved over allocated on fixed-shape LoRA runs (memory_measured.csv).
     CHECK(fix_ratio >= 1.0);
-    CHECK(fix_ratio < 1.05);
+    CHECK(fix_ratio < 1.25);
+    // Stranded segments still holding a live block are part of what must
+    // fit; wholly free ones a retry releases are not.
+    CHECK(var.per_gpu_bytes + var.releasable_bytes - var.reserved_bytes ==
+          fix.per_gpu_bytes + fix.releasable_bytes - fix.reserved_bytes);
 }
 
 TEST_CASE("expandable segments leave no pool beyond the allocated peak") {
@@ -289,18 +294,39 @@ TEST_CASE("llama.cpp has no caching allocator: reserved equals allocated") {
 // --- the loss by harness (issue 15) ------------------------------------------
 
 TEST_CASE("the loss sets the bytes per logit: upcast 16, bf16 6, chunked 2, fused 0") {
-    const auto logits = [](const char* loss) {
+    const auto logits = [](const char* loss, const char* mixed) {
         return estimate(toy({{Field::Method, "full"},
                              {Field::Batch, "2"},
                              {Field::Seq, "8"},
+                             {Field::GradCkpt, "false"},
+                             {Field::MixedPrecision, mixed},
                              {Field::Loss, loss}}))
             .get(&Components::logits);
     };
     const std::uint64_t n = 2 * 8 * 100;  // batch x seq x vocab
-    CHECK(logits("upcast") == n * 16);
-    CHECK(logits("bf16") == n * 6);
-    CHECK(logits("chunked") == n * 2);
-    CHECK(logits("fused") == 0);
+    CHECK(logits("upcast", "amp") == n * 16);
+    CHECK(logits("bf16", "pure") == n * 6);
+    // torch autocast runs cross_entropy in fp32: a 16-bit loss is upcast.
+    CHECK(logits("bf16", "amp") == n * 16);
+    CHECK(logits("chunked", "pure") == n * 2);
+    CHECK(logits("fused", "amp") == 0);
+}
+
+TEST_CASE("with checkpointing the recomputed layer and the loss's tensors do not coexist") {
+    const auto run = [](const char* ckpt) {
+        return estimate(toy({{Field::Method, "full"},
+                             {Field::Batch, "2"},
+                             {Field::Seq, "64"},
+                             {Field::GradCkpt, ckpt},
+                             {Field::Loss, "upcast"}}));
+    };
+    const MemoryEstimate off = run("false");
+    const MemoryEstimate on = run("true");
+    // The loss's tensors beyond the recomputed layer: the peak holds the
+    // larger of the two.
+    CHECK(on.get(&Components::logits) < off.get(&Components::logits));
+    CHECK(on.get(&Components::logits) + on.get(&Components::activations) <
+          off.get(&Components::logits) + off.get(&Components::activations));
 }
 
 TEST_CASE("the chunked-loss switch is --loss chunked, and the default is the upcast loss") {
@@ -315,6 +341,7 @@ TEST_CASE("the chunked-loss switch is --loss chunked, and the default is the upc
     const MemoryEstimate fp32 = estimate(toy({{Field::Method, "full"},
                                               {Field::Precision, "fp32"},
                                               {Field::Batch, "1"},
+                                              {Field::GradCkpt, "false"},
                                               {Field::Seq, "4"}}));
     CHECK(fp32.get(&Components::logits) == 4 * 100 * 12);
 }
