@@ -116,28 +116,12 @@ int main(int argc, char** argv) {
                                      s->measured / (1 << 30), s->component / (1 << 30),
                                      pct(s->err(s->component)));
     }
-    std::cout << "\n## Error bands (memory)\n\n"
-              << "The 10th-90th percentile of measured / estimate per method, written to "
-                 "`data/error_bands.json` and embedded: every estimate's `range`. Width: high / "
-                 "low. Coverage: the share of rows inside their band; held out: each row against "
-                 "the band of the other sources' rows (rows from a source the band never saw). "
-                 "The last column: the narrowest central band that would hold 80 % of a new "
-                 "source's rows (searched from p25-p75 out to p2.5-p97.5), its width and what it "
-                 "reaches. The embedded bands stay the 10-90 ones: with the inference band at "
-                 "p2.5-p97.5 (1.54x wide), every llama.cpp plan with under about a fifth of its "
-                 "memory spare reads as tight, and no memory row here measures llama.cpp to say "
-                 "whether its spread is the transformers rows' spread.\n\n"
-              << "| method | " << kBandHeader << "\n|---|" << kBandRule << "\n";
-    for (const std::string method : {"inference", "lora", "qlora", "full", "all"}) {
-        std::vector<std::pair<std::string, double>> ratios;
-        for (const auto& s : samples)
-            if (method == "all" || s.method == method)
-                ratios.emplace_back(source_of(s.id), s.measured / s.component);
-        const BandFit f = fit_band(ratios);
-        g_bands.push_back({"memory", method, f});
-        std::cout << fmt::format("| {} | {}\n", method, band_cells(f));
+    memory_bands_report(samples, collected);
+    {
+        std::vector<Sample> all = samples;
+        all.insert(all.end(), collected.begin(), collected.end());
+        calibration_report(all);
     }
-    calibration_report(samples);
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     attainable_report(dir);

@@ -283,7 +283,7 @@ std::string source_of(const std::string& id) {
     return a == std::string::npos ? id : id.substr(a + 1, b - a - 1);
 }
 
-BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
+BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios, bool held_out_band) {
     BandFit f;
     std::vector<double> all;
     for (const auto& [src, r] : ratios) all.push_back(r);
@@ -333,6 +333,16 @@ BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
         }
     f.held_low = quantile(all, f.held_tail);
     f.held_high = quantile(all, 1.0 - f.held_tail);
+    f.in_low = f.low;
+    f.in_high = f.high;
+    f.sources = sources.size();
+    if (held_out_band && at_10_90 >= 0) {
+        f.low = f.held_low;
+        f.high = f.held_high;
+        std::size_t in_band = 0;
+        for (const double r : all) in_band += r >= f.low && r <= f.high ? 1 : 0;
+        f.coverage = static_cast<double>(in_band) / static_cast<double>(all.size());
+    }
     return f;
 }
 

@@ -17,6 +17,7 @@ std::vector<Sample> replay_memory_rows(const std::vector<Row>& rows, const Json&
 void calibration_report(const std::vector<Sample>& samples);
 void source_report(const std::vector<Sample>& samples, std::string_view which = "visible");
 void collected_report(const std::vector<Sample>& collected);
+void memory_bands_report(const std::vector<Sample>& samples, const std::vector<Sample>& collected);
 void history_report();
 void speed_report(const std::string& dir, const Json& models_json,
                   const std::vector<ModelPreset>& presets);

@@ -17,12 +17,15 @@ using namespace memory_detail;
 
 namespace {
 
-// A calibration record's memory factor (calibration.hpp): every component
-// the framework allocates, not the CUDA context.
-void scale_allocated_components(Components& c, double factor) {
-    for (double* v : {&c.weights, &c.text_encoders, &c.vae, &c.adapters, &c.gradients, &c.optimizer,
-                      &c.activations, &c.logits, &c.kv_cache, &c.draft, &c.workspace})
-        *v *= factor;
+// A calibration's factors (calibration.hpp): every component the framework
+// allocates, not the CUDA context; with a static factor the loaded
+// parameters (weights, adapters) by it and the rest by the other.
+void scale_allocated_components(Components& c, const CalibrationMatch& m) {
+    const double loaded = m.static_factor > 0 ? m.static_factor : m.memory_factor;
+    for (double* v : {&c.weights, &c.text_encoders, &c.vae, &c.adapters}) *v *= loaded;
+    for (double* v : {&c.gradients, &c.optimizer, &c.activations, &c.logits, &c.kv_cache, &c.draft,
+                      &c.workspace})
+        *v *= m.memory_factor;
 }
 
 // Runtime overhead outside the framework's allocations. The CUDA context with
@@ -419,8 +422,7 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     else
         language_components(w, c, trainable, paged_bytes);
     if (w.calibration)
-        if (const auto m = match_calibration(*w.calibration, w))
-            scale_allocated_components(c, m->memory_factor);
+        if (const auto m = match_calibration(*w.calibration, w)) scale_allocated_components(c, *m);
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
@@ -515,6 +517,13 @@ MemoryEstimate estimate_memory_doc(const Workload& w) {
     return e;
 }
 
+std::string memory_band_group(const Workload& w) {
+    if (w.is_image() || w.fixed_bytes) return "";
+    if (!w.trains()) return w.engine ? fmt::format("inference:{}", w.engine->id) : "";
+    if (!w.harness_given) return "";
+    return fmt::format("{}:{}", to_string(w.method), kHarnesses.name(w.harness));
+}
+
 MemoryEstimate estimate(const Workload& w) {
     if (w.fixed_bytes) {
         Components c;
@@ -537,16 +546,30 @@ MemoryEstimate estimate(const Workload& w) {
             "model offload keeps one component on the GPU at a time; the breakdown is the phase "
             "that peaks (the allocator's cache may still hold the others)");
     // An image family without rows of its own has no band (the language
-    // models' would not say how wrong this estimate is).
-    if (const ErrorBand* b = w.is_image() ? error_bands().find_exact(BandQuantity::Memory, method)
-                                          : error_bands().find(BandQuantity::Memory, method))
-        e.band = std::pair{b->low, b->high};
+    // models' would not say how wrong this estimate is). A language model's
+    // engine or harness has its own band where the rows of several sources
+    // made one.
+    const std::string group = memory_band_group(w);
+    const ErrorBand* band = nullptr;
+    if (w.is_image())
+        band = error_bands().find_exact(BandQuantity::Memory, method);
+    else if (!group.empty())
+        band = error_bands().find_exact(BandQuantity::Memory, group);
+    if (!band && !w.is_image()) band = error_bands().find(BandQuantity::Memory, method);
+    if (band) e.band = std::pair{band->low, band->high};
     if (w.calibration)
         if (const auto m = match_calibration(*w.calibration, w); m && m->memory_records > 0) {
             e.calibrated = m;
             e.notes.push_back(fmt::format(
-                "calibrated from {} measured run{} in {}: allocated components x{:.3f}",
-                m->memory_records, m->memory_records > 1 ? "s" : "", m->source, m->memory_factor));
+                "calibrated from {} measured run{} in {}: allocated components x{:.3f}{}{}",
+                m->memory_records, m->memory_records > 1 ? "s" : "", m->source, m->memory_factor,
+                m->static_factor > 0
+                    ? fmt::format(" (the loaded parameters x{:.3f})", m->static_factor)
+                    : std::string(),
+                m->weight < 1 ? fmt::format(", at weight {:g}: the runs are of another model of "
+                                            "the same harness",
+                                            m->weight)
+                              : std::string()));
             // The range a calibrated estimate keeps: bench/accuracy's spread of
             // the other rows of a source after calibrating on one of them.
             if (const ErrorBand* b = error_bands().find_exact(BandQuantity::Memory, "calibrated"))

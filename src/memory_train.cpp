@@ -245,7 +245,8 @@ TrainDtypes train_dtypes(const Workload& w) {
     const bool amp = w.mixed == MixedPrecision::Amp && w.precision != Precision::Fp32;
     // DeepSpeed's engine casts the module to 16-bit and keeps the fp32 master
     // in its optimizer; torch autocast does not run.
-    d.deepspeed = hp.deepspeed_half ||
+    const bool single_gpu_lora = w.method == Method::Lora && w.gpus <= 1;
+    d.deepspeed = (hp.deepspeed_half && (hp.deepspeed_single_gpu_lora || !single_gpu_lora)) ||
                   (w.gpus > 1 && (w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ||
                                   w.parallel == Parallel::Zero3)) ||
                   (w.train_offload != TrainOffload::None && w.parallel != Parallel::Fsdp);

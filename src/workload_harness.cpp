@@ -49,20 +49,28 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // loaders/model.py: bnb_4bit_use_double_quant=True;
      // prepare_model_for_kbit_training, then norms and embeddings converted
      // back to torch_dtype for LoRA/QLoRA (_convert_embedding_modules_dtype);
-     // core/builders/base.py: use_reentrant=False unless configured;
-     // schemas: lora_dropout=0.0, gradient_checkpointing=False,
-     // sample_packing off. The loss is the model's (transformers).
-     .loss = Loss::Upcast,
+     // core/builders/base.py: use_reentrant=False unless configured. An
+     // axolotl run starts from one of its example configs, whose settings are
+     // the defaults here (the schema's own are off): the CutCrossEntropyPlugin
+     // (the logits never materialised) in 72 of the 213 example configs
+     // outside archived/ and in 21 of the 26 example folders whose README says
+     // how much memory a config uses (apertus, arcee, devstral, gemma4,
+     // glm45, granite4, hunyuan, magistral, mimo, ministral, olmo3, plano,
+     // seed-oss, trinity, ...); sample_packing: true in 137 of 213;
+     // gradient_checkpointing: true and lora_dropout: 0.05 in the QLoRA ones.
+     .loss = Loss::Fused,
      .optimizer_impl = OptimizerImpl::Foreach,
-     .lora_dropout = 0.0,
+     .lora_dropout = 0.05,
      .double_quant = true,
-     .ckpt = CkptMode::None,
+     .ckpt = CkptMode::Full,
+     .packing = true,
      .kbit_prepare = true,
      .reentrant_ckpt = false,
      // Its example configs run FlashAttention-2 (attn_implementation:
      // flash_attention_2), which takes the KV heads as they are.
      .repeats_kv_heads = false,
-     .source = "axolotl loaders/model.py, core/builders/base.py, utils/schemas (067b021c)"},
+     .source = "axolotl loaders/model.py, core/builders/base.py, utils/schemas, examples/*/ "
+               "(067b021c)"},
     {.id = Harness::MsSwift,
      .label = "ms-swift",
      // arguments/base_args/quant_args.py bnb_4bit_use_double_quant=True;
@@ -170,7 +178,10 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // ZeRO-2 (its fp16 engine halves the module and runs without autocast),
      // --gradient_checkpointing; the Int4 (GPTQ) base, which
      // prepare_model_for_kbit_training leaves uncast; modeling_qwen.py's
-     // CrossEntropyLoss on the 16-bit logits (no upcast).
+     // CrossEntropyLoss on the 16-bit logits (no upcast; under autocast it
+     // runs in fp32). finetune_lora_single_gpu.sh runs LoRA on one GPU with
+     // --bf16 and no DeepSpeed (the Trainer's autocast, fp32 LoRA weights);
+     // finetune_lora_ds.sh and finetune_ds.sh use DeepSpeed.
      .loss = Loss::Bf16,
      .optimizer_impl = OptimizerImpl::Foreach,
      .lora_dropout = 0.05,
@@ -178,8 +189,9 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .ckpt = CkptMode::Full,
      .packing = true,
      .deepspeed_half = true,
-     .source = "QwenLM/Qwen finetune.py, finetune/finetune_qlora_single_gpu.sh, README "
-               "(§Finetuning)"},
+     .deepspeed_single_gpu_lora = false,
+     .source = "QwenLM/Qwen finetune.py, finetune/finetune_qlora_single_gpu.sh, "
+               "finetune_lora_single_gpu.sh, finetune_lora_ds.sh, README (§Finetuning) (2df8e8a)"},
 }};
 
 }  // namespace

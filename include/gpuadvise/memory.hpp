@@ -134,6 +134,13 @@ MemoryEstimate estimate_memory_doc(const Workload& workload);
 // Dispatches on workload.estimator (and fixed task requirements).
 MemoryEstimate estimate(const Workload& workload);
 
+// The error band group of a workload beyond its method: the inference
+// engine ("inference:transformers") or the training harness
+// ("qlora:ms-swift"); "" without one. bench/accuracy fits a band for a group
+// whose rows come from at least two sources; estimate() uses it where it
+// exists, else the method's.
+std::string memory_band_group(const Workload& workload);
+
 // The raw components before they are rounded into an estimate (for the
 // limits solver and the tests).
 Components component_bytes(const Workload& workload, double* trainable, double* paged);

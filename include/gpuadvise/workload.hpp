@@ -277,6 +277,9 @@ struct HarnessProfile {
     // DeepSpeed's fp16/bf16 engine: the module cast to 16-bit and run
     // without torch autocast (no fp32 weights or copies on the GPU).
     bool deepspeed_half = false;
+    // ... also for LoRA on one GPU (false: that script runs the Trainer's
+    // autocast without DeepSpeed).
+    bool deepspeed_single_gpu_lora = true;
     // Sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True itself.
     bool expandable_segments = false;
     // Gradient accumulation under FSDP skips the reduce-scatter of the
