@@ -10,7 +10,7 @@
 namespace gpuadvise::memory_detail {
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
 constexpr std::uint64_t kMinBlockSize = 512;       // every request rounds up to it
 constexpr std::uint64_t kSmallSize = kMiB;         // largest "small" request
 constexpr std::uint64_t kSmallBuffer = 2 * kMiB;   // segment of the small pool

@@ -445,3 +445,83 @@ TEST_CASE("linear-attention layers add a fixed state per sequence, not per token
     CHECK(kv("4096") == Approx(4096.0 * per_token + state).epsilon(1e-9));
     CHECK(kv("8192") - kv("4096") == Approx(4096.0 * per_token).epsilon(1e-9));
 }
+
+// --- issue 26, round three ----------------------------------------------------
+
+TEST_CASE(
+    "FSDP with gradient accumulation keeps unsharded gradients where the harness uses no_sync") {
+    const auto run = [](const char* harness, const char* accum) {
+        return estimate(test::workload({{Field::Model, "llama-2-7b"},
+                                        {Field::Method, "lora"},
+                                        {Field::Gpus, "2"},
+                                        {Field::Parallel, "fsdp"},
+                                        {Field::Harness, harness},
+                                        {Field::GradAccum, accum}},
+                                       embedded::model_presets()));
+    };
+    // litgpt: one FlatParameter per block holds frozen and LoRA weights, so
+    // its unsharded gradient is the block's; under no_sync every block's.
+    const MemoryEstimate synced = run("litgpt", "1");
+    const MemoryEstimate accumulated = run("litgpt", "8");
+    const double whole = 6.74e9 * 2.0;  // the model in bf16
+    CHECK(static_cast<double>(accumulated.get(&Components::gradients)) > 0.9 * whole);
+    CHECK(static_cast<double>(synced.get(&Components::gradients)) < 0.6 * whole);
+    // torchtune's FSDP2 recipes reduce-scatter every micro-step.
+    CHECK(run("torchtune", "8").get(&Components::gradients) ==
+          run("torchtune", "1").get(&Components::gradients));
+}
+
+TEST_CASE("the FSDP root unit (embedding and head) stays gathered, except torchtune's") {
+    const auto run = [](const char* harness) {
+        return estimate(test::workload({{Field::Model, "llama-3.1-8b"},
+                                        {Field::Method, "full"},
+                                        {Field::Gpus, "8"},
+                                        {Field::Parallel, "fsdp"},
+                                        {Field::Harness, harness}},
+                                       embedded::model_presets()));
+    };
+    // 128256 x 4096 x 2 matrices x 2 bytes gathered on every GPU.
+    const double root = 128256.0 * 4096.0 * 2.0 * 2.0;
+    const double diff = static_cast<double>(run("hf").get(&Components::workspace)) -
+                        static_cast<double>(run("torchtune").get(&Components::workspace));
+    CHECK(diff == Approx(root).epsilon(0.02));
+}
+
+TEST_CASE("transformers' growing cache: the peak is the prefill or the end of generation") {
+    const auto run = [](const char* engine) {
+        return estimate(test::workload({{Field::Model, "qwen2.5-7b"},
+                                        {Field::Prompt, "30720"},
+                                        {Field::Gen, "2048"},
+                                        {Field::Engine, engine}},
+                                       embedded::model_presets()));
+    };
+    const MemoryEstimate grows = run("transformers");
+    const MemoryEstimate fixed = run("litgpt");
+    CHECK(grows.get(&Components::kv_cache) == fixed.get(&Components::kv_cache));
+    // The generated tokens' keys and values arrive after the prefill's
+    // tensors are gone: the activations keep only the prefill's excess.
+    const double generated_kv =
+        static_cast<double>(grows.get(&Components::kv_cache)) * 2048.0 / (30720.0 + 2048.0);
+    CHECK(static_cast<double>(fixed.get(&Components::activations) -
+                              grows.get(&Components::activations)) ==
+          Approx(generated_kv).epsilon(0.01));
+}
+
+TEST_CASE("harnesses that repeat the KV heads before SDPA save k and v at every query head") {
+    const auto activations = [](const char* harness) {
+        return estimate(test::workload({{Field::Model, "llama-3.1-8b"},
+                                        {Field::Method, "lora"},
+                                        {Field::GradCkpt, "false"},
+                                        {Field::Harness, harness},
+                                        {Field::Loss, "fused"},
+                                        {Field::LoraDropout, "0"}},
+                                       embedded::model_presets()))
+            .get(&Components::activations);
+    };
+    // hf (transformers' repeat_kv) against axolotl's FlashAttention-2: 32
+    // layers x (4096 - 1024) x 2 tensors x 2 bytes per token more.
+    const double per_token = 32.0 * (4096.0 - 1024.0) * 2.0 * 2.0;
+    const double tokens = 4.0 * 512.0;  // the training defaults
+    CHECK(static_cast<double>(activations("hf") - activations("axolotl")) >=
+          0.9 * per_token * tokens);
+}
