@@ -51,7 +51,6 @@ int main(int argc, char** argv) {
     const auto presets = parse_model_presets(models_text, "data/models.json");
     const auto rows = bench::parse_csv(read_file(dir + "/memory_visible.csv"));
 
-    std::vector<Sample> samples;
     std::vector<std::pair<std::string, std::string>> skipped;
     // --components FILE: every replayed row's components (GiB) as CSV, to
     // read where an estimate's error sits.
@@ -62,74 +61,14 @@ int main(int argc, char** argv) {
         for (const auto& n : kComponentNames) components << "," << n.key;
         components << ",pool,allocated,reserved,per_gpu\n";
     }
-    for (const Row& r : rows) {
-        const Replay replay = replay_request(r, models_json, presets);
-        if (!replay.request) {
-            skipped.emplace_back(r.at("id"), replay.skip);
-            continue;
-        }
-        Workload w;
-        try {
-            w = resolve_workload(replay.request->fields, replay.request->inputs, presets);
-        } catch (const InputError& e) {
-            skipped.emplace_back(r.at("id"),
-                                 std::string("workload not representable: ") + e.what());
-            continue;
-        }
-        Workload doc_w = w;
-        doc_w.estimator = Estimator::Doc;
-        const MemoryEstimate m = estimate_memory(w);
-        const MemoryEstimate d = estimate_memory_doc(doc_w);
-        // Each metric against the number that means the same thing.
-        // A row whose source does not say what it measured is read as what
-        // its harness logs (ms-swift and Unsloth's notebooks print
-        // max_memory_reserved), else as allocated.
-        std::string metric = r.at("metric");
-        if (metric == "unknown" && harness_of(r).logged_metric == "reserved" && w.trains())
-            metric = "max_reserved";
-        const double estimate_bytes =
-            static_cast<double>(metric == "nvml_total"     ? m.per_gpu_bytes
-                                : metric == "max_reserved" ? m.reserved_bytes
-                                                           : m.allocated_bytes);
-        const double scale = r.at("scope") == "total_all_gpus" ? static_cast<double>(w.gpus) : 1.0;
-        Sample s;
-        s.id = r.at("id");
-        s.workload = w;
-        s.metric = metric == "nvml_total"     ? MemoryMetric::NvidiaSmi
-                   : metric == "max_reserved" ? MemoryMetric::Reserved
-                                              : MemoryMetric::Allocated;
-        s.per_gpu = r.at("scope") != "total_all_gpus";
-        s.method = w.method == Method::Inference ? "inference" : to_string(w.method);
-        s.measured = std::stod(r.at("measured_bytes"));
-        s.component = estimate_bytes * scale;
-        s.doc = static_cast<double>(d.per_gpu_bytes) * scale;
-        const bool shards = w.parallel != Parallel::None && w.parallel != Parallel::Ddp &&
-                            w.parallel != Parallel::Zero2;
-        s.weights_only = static_cast<double>(w.model.params) *
-                         weight_bytes_per_param(w.quant, w.precision, w.double_quant) /
-                         (shards ? static_cast<double>(w.gpus) : 1.0) * scale;
-        s.inputs = fmt::format(
-            "{} {} {} b{} s{}{}{}{} gpus {} {}; {}", r.at("model"), s.method, r.at("weight_format"),
-            w.batch, w.seq,
-            w.trains() ? fmt::format("{} loss {}", w.packing ? " packed" : "", to_string(w.loss))
-                       : std::string(),
-            w.trains() && w.grad_ckpt ? " ckpt " + std::string(to_string(w.ckpt_mode)) : "",
-            w.uses_lora() ? fmt::format(" r{} {}", w.lora_rank, r.at("lora_targets")) : "", w.gpus,
-            to_string(w.parallel), r.at("metric"));
-        if (components.is_open()) {
-            const auto gib = [](double b) { return fmt::format("{:.3f}", b / (1 << 30)); };
-            components << s.id << "," << metric << "," << gib(s.measured) << ","
-                       << gib(s.component);
-            for (const auto& n : kComponentNames)
-                components << "," << gib(static_cast<double>(m.get(n.member)));
-            components << "," << gib(static_cast<double>(m.reserved_bytes - m.allocated_bytes))
-                       << "," << gib(static_cast<double>(m.allocated_bytes)) << ","
-                       << gib(static_cast<double>(m.reserved_bytes)) << ","
-                       << gib(static_cast<double>(m.per_gpu_bytes)) << "\n";
-        }
-        samples.push_back(s);
-    }
-
+    const std::vector<Sample> samples =
+        replay_memory_rows(rows, models_json, presets, skipped, components);
+    // The collected rows (memory_measured.csv): sources of their own, reported
+    // apart from the visible rows the targets are stated on.
+    std::vector<Sample> collected;
+    if (std::ifstream probe(dir + "/memory_measured.csv"); probe)
+        collected = replay_memory_rows(bench::parse_csv(read_file(dir + "/memory_measured.csv")),
+                                       models_json, presets, skipped, components);
     std::cout
         << "# Accuracy of the memory estimate\n\n"
         << "Made by `cmake --build build --target accuracy` (bench/accuracy.cpp) from "
@@ -162,6 +101,7 @@ int main(int argc, char** argv) {
                                  pct(quantile(wo, 0.9)));
     }
     source_report(samples);
+    collected_report(collected);
     history_report();
     for (const std::string method : {"inference", "lora", "qlora", "full"}) {
         std::vector<const Sample*> worst;
@@ -180,28 +120,12 @@ int main(int argc, char** argv) {
                                      s->measured / (1 << 30), s->component / (1 << 30),
                                      pct(s->err(s->component)));
     }
-    std::cout << "\n## Error bands (memory)\n\n"
-              << "The 10th-90th percentile of measured / estimate per method, written to "
-                 "`data/error_bands.json` and embedded: every estimate's `range`. Width: high / "
-                 "low. Coverage: the share of rows inside their band; held out: each row against "
-                 "the band of the other sources' rows (rows from a source the band never saw). "
-                 "The last column: the narrowest central band that would hold 80 % of a new "
-                 "source's rows (searched from p25-p75 out to p2.5-p97.5), its width and what it "
-                 "reaches. The embedded bands stay the 10-90 ones: with the inference band at "
-                 "p2.5-p97.5 (1.54x wide), every llama.cpp plan with under about a fifth of its "
-                 "memory spare reads as tight, and no memory row here measures llama.cpp to say "
-                 "whether its spread is the transformers rows' spread.\n\n"
-              << "| method | " << kBandHeader << "\n|---|" << kBandRule << "\n";
-    for (const std::string method : {"inference", "lora", "qlora", "full", "all"}) {
-        std::vector<std::pair<std::string, double>> ratios;
-        for (const auto& s : samples)
-            if (method == "all" || s.method == method)
-                ratios.emplace_back(source_of(s.id), s.measured / s.component);
-        const BandFit f = fit_band(ratios);
-        g_bands.push_back({"memory", method, f});
-        std::cout << fmt::format("| {} | {}\n", method, band_cells(f));
+    memory_bands_report(samples, collected);
+    {
+        std::vector<Sample> all = samples;
+        all.insert(all.end(), collected.begin(), collected.end());
+        calibration_report(all);
     }
-    calibration_report(samples);
     std::cout << "\n## Skipped rows\n\n| id | reason |\n|---|---|\n";
     for (const auto& [id, why] : skipped) std::cout << fmt::format("| {} | {} |\n", id, why);
     attainable_report(dir);
@@ -219,10 +143,12 @@ int main(int argc, char** argv) {
     if (all_rows) {
         std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "
                      "|\n|---|---|---|---|---|\n";
-        for (const auto& s : samples)
-            std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s.id, s.inputs,
-                                     s.measured / (1 << 30), s.component / (1 << 30),
-                                     pct(s.err(s.component)));
+        for (const std::vector<Sample>* list :
+             {&samples, static_cast<const std::vector<Sample>*>(&collected)})
+            for (const auto& s : *list)
+                std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {} |\n", s.id, s.inputs,
+                                         s.measured / (1 << 30), s.component / (1 << 30),
+                                         pct(s.err(s.component)));
     }
     if (!attainable_path.empty()) write_attainable(attainable_path);
     if (!engines_path.empty() && fit) {

@@ -216,6 +216,27 @@ Replay replay_request(const Row& r, const Json& models_json,
         if (text.find("torch.compile on") != std::string::npos ||
             text.find("incl. torch.compile") != std::string::npos)
             q.set(Field::FusedKernels, "true");
+        // Gradient accumulation, where the row states the global batch
+        // ("global batch 128 via grad accumulation", a config's
+        // "global_batch_size 16"): micro-steps per optimizer step over the
+        // plan's GPUs. FSDP's no_sync keeps unsharded gradients through them.
+        for (const std::string& stated : {r.at("notes"), r.at("source")}) {
+            const std::string t = lower(stated);
+            std::size_t at = std::string::npos;
+            for (const char* key : {"global batch ", "global_batch_size "})
+                if (at == std::string::npos && t.find(key) != std::string::npos)
+                    at = t.find(key) + std::string(key).size();
+            if (at == std::string::npos) continue;
+            std::size_t end = at;
+            while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end]))) ++end;
+            if (end == at) continue;
+            const long long global = std::stoll(t.substr(at, end - at));
+            const long long micro = r.at("batch").empty() ? 1 : std::stoll(r.at("batch"));
+            const long long gpus = r.at("num_gpus").empty() ? 1 : std::stoll(r.at("num_gpus"));
+            const long long accum = std::max(1LL, global / std::max(1LL, micro * gpus));
+            if (accum > 1) q.set(Field::GradAccum, std::to_string(accum));
+            break;
+        }
         // The shape regime as the row's notes state it: packed datasets and
         // fixed-size dummy batches have one shape; "padded to the longest
         // sample" and unstated collators keep the default (variable length).
@@ -248,6 +269,18 @@ Replay replay_request(const Row& r, const Json& models_json,
     if (method == "lora" || method == "qlora") {
         q.set(Field::LoraRank, r.at("lora_rank"));
         q.set(Field::LoraTargets, r.at("lora_targets"));
+        // The LoRA dropout where the row states it ("lora_dropout 0.1",
+        // ms-swift's "lora_dropout_p 0.05"); else the harness's default.
+        const std::string notes = lower(r.at("notes"));
+        for (const char* key : {"lora_dropout_p ", "lora_dropout "})
+            if (const auto at = notes.find(key); at != std::string::npos) {
+                std::size_t begin = at + std::string(key).size(), end = begin;
+                while (end < notes.size() &&
+                       (std::isdigit(static_cast<unsigned char>(notes[end])) || notes[end] == '.'))
+                    ++end;
+                if (end > begin) q.set(Field::LoraDropout, notes.substr(begin, end - begin));
+                break;
+            }
     }
     const std::string gpus = r.at("num_gpus").empty() ? "1" : r.at("num_gpus");
     q.set(Field::Gpus, gpus);
@@ -259,6 +292,11 @@ Replay replay_request(const Row& r, const Json& models_json,
                                                                {"tensor-parallel", "tp"}};
     if (const auto it = strategies.find(parallel); it != strategies.end())
         q.set(Field::Parallel, it->second);
+    // FSDP with CPUOffload(offload_params=True): the parameters on the host.
+    if (parallel == "fsdp-params-offload") {
+        q.set(Field::Parallel, "fsdp");
+        q.set(Field::TrainOffload, "params");
+    }
     q.set(Field::Precision, precision);
     out.request = q;
     return out;
@@ -284,7 +322,7 @@ std::string source_of(const std::string& id) {
     return a == std::string::npos ? id : id.substr(a + 1, b - a - 1);
 }
 
-BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
+BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios, bool held_out_band) {
     BandFit f;
     std::vector<double> all;
     for (const auto& [src, r] : ratios) all.push_back(r);
@@ -334,6 +372,16 @@ BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios) {
         }
     f.held_low = quantile(all, f.held_tail);
     f.held_high = quantile(all, 1.0 - f.held_tail);
+    f.in_low = f.low;
+    f.in_high = f.high;
+    f.sources = sources.size();
+    if (held_out_band && at_10_90 >= 0) {
+        f.low = f.held_low;
+        f.high = f.held_high;
+        std::size_t in_band = 0;
+        for (const double r : all) in_band += r >= f.low && r <= f.high ? 1 : 0;
+        f.coverage = static_cast<double>(in_band) / static_cast<double>(all.size());
+    }
     return f;
 }
 
@@ -366,7 +414,9 @@ double metric_bytes(const MemoryEstimate& m, MemoryMetric metric) {
         case MemoryMetric::Reserved:
             return static_cast<double>(m.reserved_bytes);
         case MemoryMetric::NvidiaSmi:
-            return static_cast<double>(m.per_gpu_bytes);
+            // nvidia-smi on the card that measured it: the process's reserved
+            // pool (cached segments included) and its CUDA context.
+            return static_cast<double>(m.per_gpu_bytes + m.releasable_bytes);
     }
     return 0;
 }

@@ -132,6 +132,8 @@ struct BandFit {
     std::size_t rows = 0;
     double coverage = 0, held_out_coverage = 0;
     double held_tail = 0.10, held_low = 1, held_high = 1, held_tail_coverage = 0;
+    double in_low = 1, in_high = 1;  // the in-sample 10-90 band
+    std::size_t sources = 0;
 };
 
 struct BandRow {
@@ -213,7 +215,11 @@ std::string pct(double x);
 // The source of a row: the second part of its id (M-LITGPT-RT-01: LITGPT).
 std::string source_of(const std::string& id);
 
-BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios);
+// With `held_out_band` the band written (low, high) is the held-out one: the
+// narrowest central band whose leave-one-source-out coverage reaches
+// kBandCoverage (the widest searched when none does); else the in-sample 10-90.
+BandFit fit_band(const std::vector<std::pair<std::string, double>>& ratios,
+                 bool held_out_band = false);
 // A band's cells in the reports' tables, after the group's own cells: rows,
 // low, high, the width (high / low), both coverages and the band that would
 // hold 80 % held out.

@@ -1,5 +1,6 @@
 #pragma once
 // The reports bench/accuracy prints after the memory replay.
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -7,8 +8,16 @@
 
 namespace accuracy {
 
+// Every row of a memory CSV replayed through the estimate (skipped rows, with
+// the reason, appended to `skipped`; components written when the stream is open).
+std::vector<Sample> replay_memory_rows(const std::vector<Row>& rows, const Json& models_json,
+                                       const std::vector<ModelPreset>& presets,
+                                       std::vector<std::pair<std::string, std::string>>& skipped,
+                                       std::ofstream& components);
 void calibration_report(const std::vector<Sample>& samples);
-void source_report(const std::vector<Sample>& samples);
+void source_report(const std::vector<Sample>& samples, std::string_view which = "visible");
+void collected_report(const std::vector<Sample>& collected);
+void memory_bands_report(const std::vector<Sample>& samples, const std::vector<Sample>& collected);
 void history_report();
 void speed_report(const std::string& dir, const Json& models_json,
                   const std::vector<ModelPreset>& presets);

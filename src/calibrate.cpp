@@ -168,7 +168,10 @@ CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m, const 
         const double allocated = static_cast<double>(m.allocated_bytes);
         const double reserved = static_cast<double>(m.reserved_bytes);
         const double per_gpu = static_cast<double>(m.per_gpu_bytes);
-        const double context = std::max(per_gpu - reserved, 0.0);
+        // The CUDA context: what nvidia-smi shows beyond the reserved pool
+        // (per_gpu leaves out the cached segments a retry would release).
+        const double context =
+            std::max(per_gpu + static_cast<double>(m.releasable_bytes) - reserved, 0.0);
         // The run's ratio to the estimate, outside the CUDA context: every
         // component the framework allocates is scaled by it.
         switch (*run.metric) {
@@ -181,12 +184,26 @@ CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m, const 
                 r.memory_factor = b / reserved;
                 break;
             case MemoryMetric::NvidiaSmi:
-                r.estimated_bytes = per_gpu;
+                r.estimated_bytes = per_gpu + static_cast<double>(m.releasable_bytes);
                 r.memory_factor = (b - context) / reserved;
                 break;
         }
         r.memory_factor = clamp_factor(r.memory_factor);
+        // The loaded model measured apart: its parameters get their own
+        // factor and the rest the ratio of what training added.
+        const double est_static =
+            static_cast<double>(m.get(&Components::weights) + m.get(&Components::adapters));
+        if (run.static_bytes > 0 && *run.metric == MemoryMetric::Allocated && est_static > 0 &&
+            run.static_bytes < b && allocated > est_static) {
+            r.measured_static_bytes = run.static_bytes;
+            r.estimated_static_bytes = est_static;
+            r.static_factor = clamp_factor(run.static_bytes / est_static);
+            r.memory_factor = clamp_factor((b - run.static_bytes) / (allocated - est_static));
+        }
     }
+    r.batch = w.batch;
+    r.seq = w.seq;
+    r.flash_attn = w.flash_attn;
     if (run.speed) {
         const auto est = perf ? estimated_speed(*perf, run.speed->unit) : std::nullopt;
         if (!est || !(*est > 0))
@@ -206,10 +223,80 @@ CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m, const 
     return r;
 }
 
+std::string narrow_scope(
+    CalibrationRecord& record, const std::vector<CalibrationRecord>& existing,
+    const std::function<double(const CalibrationRecord&, std::size_t)>& corrected_estimate) {
+    const auto quantile = [](std::vector<double> v, double q) {
+        std::sort(v.begin(), v.end());
+        const double pos = q * static_cast<double>(v.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(pos));
+        const auto hi = static_cast<std::size_t>(std::ceil(pos));
+        return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+    };
+    if (!record.metric) return "";
+    std::string why;
+    const double full_factor = record.memory_factor, full_static = record.static_factor;
+    for (const CalibrationScope scope :
+         {CalibrationScope::Harness, CalibrationScope::Model, CalibrationScope::Run}) {
+        record.scope = scope;
+        std::vector<double> before, after;
+        for (std::size_t i = 0; i < existing.size(); ++i) {
+            const CalibrationRecord& e = existing[i];
+            if (!e.metric || !(e.measured_bytes > 0)) continue;
+            const double weight = calibration_weight(record, e.key, {e.batch, e.seq, e.flash_attn});
+            if (weight == 0) continue;
+            // The correction scales what the framework allocates: on the
+            // record's own metric, about its estimate times the factor.
+            const double corrected =
+                corrected_estimate
+                    ? corrected_estimate(record, i)
+                    : e.estimated_bytes * std::exp(weight * std::log(record.memory_factor));
+            before.push_back(std::fabs(e.estimated_bytes - e.measured_bytes) / e.measured_bytes);
+            after.push_back(std::fabs(corrected - e.measured_bytes) / e.measured_bytes);
+        }
+        if (before.empty() || (quantile(after, 0.5) <= quantile(before, 0.5) &&
+                               quantile(after, 0.9) <= quantile(before, 0.9)))
+            return why;
+        if (scope == CalibrationScope::Run) {
+            // Runs of this very shape in the file disagree with it: the
+            // correction is softened (its logarithm scaled down in quarters)
+            // until it no longer makes them worse, down to none.
+            for (const double keep : {0.75, 0.5, 0.25, 0.0}) {
+                record.memory_factor = std::exp(keep * std::log(full_factor));
+                if (full_static > 0) record.static_factor = std::exp(keep * std::log(full_static));
+                std::vector<double> softened;
+                for (std::size_t i = 0; i < existing.size(); ++i) {
+                    const CalibrationRecord& e = existing[i];
+                    if (!e.metric || !(e.measured_bytes > 0) ||
+                        calibration_weight(record, e.key, {e.batch, e.seq, e.flash_attn}) == 0)
+                        continue;
+                    const double c = corrected_estimate ? corrected_estimate(record, i)
+                                                        : e.estimated_bytes * record.memory_factor;
+                    softened.push_back(std::fabs(c - e.measured_bytes) / e.measured_bytes);
+                }
+                if (quantile(softened, 0.5) <= quantile(before, 0.5) &&
+                    quantile(softened, 0.9) <= quantile(before, 0.9))
+                    break;
+            }
+            return fmt::format(
+                "{}; runs of this very shape in the file disagree with it: its correction is "
+                "softened from x{:.3f} to x{:.3f}",
+                why, full_factor, record.memory_factor);
+        }
+        why = fmt::format(
+            "its correction x{:.3f} would take the {} run{} it reaches in the file from {:.1f} % "
+            "to {:.1f} % median error",
+            record.memory_factor, before.size(), before.size() == 1 ? "" : "s",
+            100.0 * quantile(before, 0.5), 100.0 * quantile(after, 0.5));
+    }
+    return why;
+}
+
 std::optional<LoggedPeak> parse_run_log(std::string_view text, std::optional<MemoryMetric> wanted,
                                         std::string_view source) {
     std::optional<LoggedPeak> allocated, reserved, smi;
-    double ggml = 0;
+    double ggml = 0, init_bytes = 0;
+    bool after_init = false;
     std::size_t smi_column = std::string_view::npos;
     double smi_unit = 1024.0 * 1024.0;
     std::size_t number = 0;
@@ -235,9 +322,18 @@ std::optional<LoggedPeak> parse_run_log(std::string_view text, std::optional<Mem
                 }
             continue;
         }
-        // torchtune's log_memory_stats.
-        if (const auto v = line.size_after("GPU peak memory allocation:"))
-            allocated = LoggedPeak{*v, MemoryMetric::Allocated, "torchtune peak memory allocation"};
+        // torchtune's log_memory_stats; the first block after "Memory stats
+        // after model init" is the loaded model, the last one the training peak.
+        if (t.find("Memory stats after model init") != std::string_view::npos) after_init = true;
+        if (const auto v = line.size_after("GPU peak memory allocation:")) {
+            if (after_init && init_bytes == 0) {
+                init_bytes = *v;
+                after_init = false;
+            } else {
+                allocated =
+                    LoggedPeak{*v, MemoryMetric::Allocated, "torchtune peak memory allocation"};
+            }
+        }
         if (const auto v = line.size_after("GPU peak memory reserved:"))
             reserved = LoggedPeak{*v, MemoryMetric::Reserved, "torchtune peak memory reserved"};
         // llama.cpp: "CUDA0 model buffer size = 4403.49 MiB" (and KV, compute).
@@ -284,6 +380,13 @@ std::optional<LoggedPeak> parse_run_log(std::string_view text, std::optional<Mem
     }
     if (ggml > 0 && !allocated)
         allocated = LoggedPeak{ggml, MemoryMetric::Allocated, "llama.cpp device buffers"};
+    // A log that stopped after the model was loaded has no training peak: the
+    // loaded model is then its peak.
+    if (init_bytes > 0 && !allocated)
+        allocated = LoggedPeak{init_bytes, MemoryMetric::Allocated,
+                               "torchtune peak memory allocation after model init"};
+    else if (init_bytes > 0 && allocated && init_bytes < allocated->bytes)
+        allocated->static_bytes = init_bytes;
     const auto pick = [&](MemoryMetric m) -> std::optional<LoggedPeak> {
         switch (m) {
             case MemoryMetric::Allocated:

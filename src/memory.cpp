@@ -17,12 +17,15 @@ using namespace memory_detail;
 
 namespace {
 
-// A calibration record's memory factor (calibration.hpp): every component
-// the framework allocates, not the CUDA context.
-void scale_allocated_components(Components& c, double factor) {
-    for (double* v : {&c.weights, &c.text_encoders, &c.vae, &c.adapters, &c.gradients, &c.optimizer,
-                      &c.activations, &c.logits, &c.kv_cache, &c.draft, &c.workspace})
-        *v *= factor;
+// A calibration's factors (calibration.hpp): every component the framework
+// allocates, not the CUDA context; with a static factor the loaded
+// parameters (weights, adapters) by it and the rest by the other.
+void scale_allocated_components(Components& c, const CalibrationMatch& m) {
+    const double loaded = m.static_factor > 0 ? m.static_factor : m.memory_factor;
+    for (double* v : {&c.weights, &c.text_encoders, &c.vae, &c.adapters}) *v *= loaded;
+    for (double* v : {&c.gradients, &c.optimizer, &c.activations, &c.logits, &c.kv_cache, &c.draft,
+                      &c.workspace})
+        *v *= m.memory_factor;
 }
 
 // Runtime overhead outside the framework's allocations. The CUDA context with
@@ -67,16 +70,21 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
         const double per_weight = weight_bytes_per_param(w.quant, w.precision, w.double_quant);
         c.weights =
             p.block_linear * (covered * per_weight + (1.0 - covered) * act) + non_linear * act;
-        if (!w.quant.none())
-            c.workspace +=
-                static_cast<double>(a.hidden) * ffn_width(a) * act;  // one dequantised matrix
+        // One matrix dequantised to the compute dtype for its matmul.
+        double dequantised = static_cast<double>(a.hidden) * ffn_width(a);
         if (w.method == Method::Qlora) {
             const TrainDtypes d = train_dtypes(w);
             const bool bnb = w.quant.family() == QuantFamily::Bnb4;
             // Lightning Fabric's BitsandbytesPrecision (litgpt) replaces every
-            // nn.Linear, the output head included.
+            // nn.Linear, the output head included. Its backward dequantises
+            // the head (MatMul4Bit.backward: grad_output @
+            // dequantize_4bit(B)) while the loss's tensors are alive: that
+            // matrix is the one the peak holds.
             const bool head_4bit = bnb && w.profile().quantizes_head;
-            if (head_4bit) c.weights -= p.lm_head * (act - per_weight);
+            if (head_4bit) {
+                c.weights -= p.lm_head * (act - per_weight);
+                dequantised = std::max(dequantised, p.lm_head);
+            }
             // prepare_model_for_kbit_training casts the rest to fp32 (peft
             // utils/other.py: "cast all non INT8 parameters to fp32"); under
             // autocast the frozen fp32 head is cast to 16 bits each forward
@@ -86,6 +94,7 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
                 if (d.autocast && !head_4bit) c.workspace += p.lm_head * act;
             }
         }
+        if (!w.quant.none()) c.workspace += dequantised * act;
     }
     if (w.uses_lora()) {
         *trainable = lora_params(w);
@@ -96,9 +105,8 @@ void weights(const Workload& w, const Params& p, Components& c, double* trainabl
 // Tokens of KV one sequence keeps: every layer holds the context, sliding
 // layers at most their window (llama.cpp pads the window by a micro-batch of
 // 512 and rounds to 256; vLLM and transformers keep the window).
-double kv_tokens_per_sequence(const Workload& w) {
+double kv_tokens_per_sequence(const Workload& w, double ctx) {
     const Architecture& a = w.model.arch;
-    const double ctx = static_cast<double>(w.seq);
     const double kv_layers = static_cast<double>(a.kv_layers());
     if (a.sliding_window <= 0 || a.sliding_layers <= 0 || a.encoder_decoder) return kv_layers * ctx;
     double window = static_cast<double>(a.sliding_window);
@@ -120,7 +128,8 @@ void inference_activations(const Workload& w, Components& c) {
         const double per_token_layer =
             a.is_mla() ? static_cast<double>(a.kv_lora_rank + a.qk_rope_head_dim)
                        : 2.0 * static_cast<double>(a.kv_dim());
-        c.kv_cache = kv_tokens_per_sequence(w) * per_token_layer * b * kv_dtype_bytes(w.kv_dtype);
+        c.kv_cache = kv_tokens_per_sequence(w, static_cast<double>(w.seq)) * per_token_layer * b *
+                     kv_dtype_bytes(w.kv_dtype);
         // Linear-attention and state-space layers keep a fixed state per
         // sequence; Llama 3.2 Vision's cross-attention layers the keys and
         // values of its images' tokens: of one image at most tiles unless
@@ -153,6 +162,24 @@ void inference_activations(const Workload& w, Components& c) {
     // The vision encoder runs before the prefill that reads its tokens: the
     // peak is the larger of the two.
     c.activations = std::max(c.activations, vision_encoder_peak(w));
+    // transformers' DynamicCache grows by torch.cat at every step: during the
+    // prefill it holds the prompt's keys and values only, and the generated
+    // tokens' arrive after the prefill's tensors are gone. The peak is the
+    // larger of the prefill (prompt cache + prefill activations) and the end
+    // of generation (the whole cache); with the cache counted whole, only the
+    // prefill's excess over the generated tokens' cache remains. Every other
+    // engine here allocates its cache up front (llama.cpp's KV buffer, vLLM's
+    // blocks, litgpt's and gpt-fast's static caches, ExLlama's and AutoAWQ's
+    // preallocated caches).
+    if (w.engine && w.engine->id == "transformers" && !a.encoder_only) {
+        const double per_token_layer =
+            a.is_mla() ? static_cast<double>(a.kv_lora_rank + a.qk_rope_head_dim)
+                       : 2.0 * static_cast<double>(a.kv_dim());
+        const double generated_kv = (kv_tokens_per_sequence(w, static_cast<double>(w.seq)) -
+                                     kv_tokens_per_sequence(w, static_cast<double>(w.prompt))) *
+                                    per_token_layer * b * kv_dtype_bytes(w.kv_dtype);
+        c.activations = std::max(0.0, c.activations - std::max(0.0, generated_kv));
+    }
 }
 
 // FP8 training keeps what bf16 mixed precision keeps (fp32 master weights,
@@ -217,7 +244,9 @@ MemoryEstimate finish(const Workload& w, const Components& c, double trainable,
         if (kComponentNames[i].member != &Components::runtime) allocated += e.bytes[i];
     }
     e.allocated_bytes = allocated;
-    e.reserved_bytes = allocated + std::min(checked_bytes(c.pool, w), e.get(&Components::runtime));
+    e.releasable_bytes = checked_bytes(c.cached, w);
+    e.reserved_bytes = allocated + std::min(checked_bytes(c.pool, w), e.get(&Components::runtime)) +
+                       e.releasable_bytes;
     e.per_gpu_bytes = allocated + e.get(&Components::runtime);
     e.total_bytes = static_cast<std::uint64_t>(
         checked_bytes(static_cast<double>(e.per_gpu_bytes) * static_cast<double>(w.gpus), w));
@@ -395,12 +424,13 @@ Components component_bytes(const Workload& w, double* trainable, double* paged_b
     else
         language_components(w, c, trainable, paged_bytes);
     if (w.calibration)
-        if (const auto m = match_calibration(*w.calibration, w))
-            scale_allocated_components(c, m->memory_factor);
+        if (const auto m = match_calibration(*w.calibration, w)) scale_allocated_components(c, *m);
     double allocated = 0;
     for (const auto& n : kComponentNames)
         if (n.member != &Components::runtime) allocated += c.*n.member;
-    c.pool = allocator_pool(w, c, allocated);
+    const AllocatorPool pool = allocator_pool(w, allocated);
+    c.pool = pool.pinned;
+    c.cached = pool.cached;
     c.runtime = kCudaContextBytes + c.pool;
     return c;
 }
@@ -489,6 +519,13 @@ MemoryEstimate estimate_memory_doc(const Workload& w) {
     return e;
 }
 
+std::string memory_band_group(const Workload& w) {
+    if (w.is_image() || w.fixed_bytes) return "";
+    if (!w.trains()) return w.engine ? fmt::format("inference:{}", w.engine->id) : "";
+    if (!w.harness_given) return "";
+    return fmt::format("{}:{}", to_string(w.method), kHarnesses.name(w.harness));
+}
+
 MemoryEstimate estimate(const Workload& w) {
     if (w.fixed_bytes) {
         Components c;
@@ -511,16 +548,30 @@ MemoryEstimate estimate(const Workload& w) {
             "model offload keeps one component on the GPU at a time; the breakdown is the phase "
             "that peaks (the allocator's cache may still hold the others)");
     // An image family without rows of its own has no band (the language
-    // models' would not say how wrong this estimate is).
-    if (const ErrorBand* b = w.is_image() ? error_bands().find_exact(BandQuantity::Memory, method)
-                                          : error_bands().find(BandQuantity::Memory, method))
-        e.band = std::pair{b->low, b->high};
+    // models' would not say how wrong this estimate is). A language model's
+    // engine or harness has its own band where the rows of several sources
+    // made one.
+    const std::string group = memory_band_group(w);
+    const ErrorBand* band = nullptr;
+    if (w.is_image())
+        band = error_bands().find_exact(BandQuantity::Memory, method);
+    else if (!group.empty())
+        band = error_bands().find_exact(BandQuantity::Memory, group);
+    if (!band && !w.is_image()) band = error_bands().find(BandQuantity::Memory, method);
+    if (band) e.band = std::pair{band->low, band->high};
     if (w.calibration)
         if (const auto m = match_calibration(*w.calibration, w); m && m->memory_records > 0) {
             e.calibrated = m;
             e.notes.push_back(fmt::format(
-                "calibrated from {} measured run{} in {}: allocated components x{:.3f}",
-                m->memory_records, m->memory_records > 1 ? "s" : "", m->source, m->memory_factor));
+                "calibrated from {} measured run{} in {}: allocated components x{:.3f}{}{}",
+                m->memory_records, m->memory_records > 1 ? "s" : "", m->source, m->memory_factor,
+                m->static_factor > 0
+                    ? fmt::format(" (the loaded parameters x{:.3f})", m->static_factor)
+                    : std::string(),
+                m->weight < 1 ? fmt::format(", at weight {:g}: the runs are of another model of "
+                                            "the same harness",
+                                            m->weight)
+                              : std::string()));
             // The range a calibrated estimate keeps: bench/accuracy's spread of
             // the other rows of a source after calibrating on one of them.
             if (const ErrorBand* b = error_bands().find_exact(BandQuantity::Memory, "calibrated"))

@@ -75,10 +75,10 @@ struct TensorGroup {
     double bytes = 0;
     double count = 0;
 };
-// What a training step allocates and frees again (memory_train.cpp): the
-// saved activations (each layer's, or the checkpointed inputs and one layer's
-// recompute) and the loss's tensors.
-std::vector<TensorGroup> step_tensors(const Workload& w);
+// What one layer's forward keeps for backward, tensor by tensor, in bytes
+// per token (memory_train.cpp), and the loss's tensors for `tokens` tokens.
+std::vector<double> layer_saved_per_token(const Workload& w);
+std::vector<TensorGroup> loss_tensors(const Workload& w, double tokens);
 
 // A vision-language model's images (memory_vision.cpp): the encoder's
 // activation peak over the images it runs at once, and, when full training
@@ -91,8 +91,14 @@ double vision_training_saved(const Workload& w);
 void embedding_activations(const Workload& w, Components& c);
 
 // What the caching allocator holds beyond the allocated peak
-// (memory_pool.cpp).
-double allocator_pool(const Workload& w, const Components& c, double allocated);
+// (memory_pool.cpp): `pinned`, free space in segments that still hold a live
+// block (an out-of-memory retry cannot release it: part of what must fit),
+// and `cached`, wholly free segments it keeps on a card with room
+// (torch.cuda.max_memory_reserved counts both; a retry gives them back).
+struct AllocatorPool {
+    double pinned = 0, cached = 0;
+};
+AllocatorPool allocator_pool(const Workload& w, double allocated);
 
 // An image workload's components: a diffusion pipeline's or a vision model's.
 void image_components(const Workload& w, Components& c, double* trainable);

@@ -1,28 +1,41 @@
 // The caching allocator's pool beyond the allocated peak
-// (torch.cuda.max_memory_reserved - max_memory_allocated), from what
-// c10/cuda/CUDACachingAllocator.cpp does with a training step's tensors
-// (docs/memory-model.md, "The allocator's pool"):
-// - a freed block stays cached for its stream and serves a later request of
-//   at most its size (best fit, split when the rest is over 1 MiB); it goes
-//   back to the driver only on an out-of-memory retry or empty_cache();
-// - freed neighbours in a segment merge, so the same sequence of requests
-//   reuses the same blocks: a step of the same shapes as the last needs no
-//   new memory, and the pool is what its own history left unusable;
-// - with expandable_segments a segment grows by mapping pages at its end, so
-//   a request larger than any free block extends the segment over the free
-//   tail instead of stranding it.
+// (torch.cuda.max_memory_reserved - max_memory_allocated), from the
+// allocator's own rules (memory_allocator.hpp) replayed over what a training
+// run asks of it (docs/memory-model.md, "The allocator's pool"):
+// - loading: every weight matrix in its stored format, in module order; a
+//   base that bitsandbytes or torchao quantises as it loads (QLoRA from a
+//   16-bit checkpoint) first lands in 16 bits, is quantised next to it and
+//   freed (bitsandbytes Params4bit.cuda -> quantize_4bit; torchao to_nf4);
+//   PEFT's fp32 casts; the adapters;
+// - each step: every layer's forward tensors, kept or recomputed as the
+//   checkpointing mode says, the loss's tensors, then backward in reverse
+//   with the gradients it makes, and the optimizer's state at its first
+//   step (with foreach AdamW's temporary);
+// - FSDP: flat shards per unit, each unit gathered for its forward and again
+//   for its backward, the next one prefetched;
+// - shapes: fixed (packing or padding to the maximum length) repeat one step
+//   shape; padded variable lengths see shorter batches before the run's
+//   longest (assumed: a run of many steps meets its longest batch late,
+//   after batches of 1/2, 3/4 and 7/8 of its length).
+// The pool is the simulation's reserved peak over its allocated peak: what
+// the allocator keeps that the tensors do not use. To bound the cost, a model
+// with many layers is replayed at 4 and 8 layers and the per-layer growth is
+// carried to its depth (the layers repeat the same requests).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
+#include "memory_allocator.hpp"
 #include "memory_common.hpp"
 
 namespace gpuadvise::memory_detail {
 namespace {
 
 // Inference on a PyTorch-allocator engine: the pool beyond the allocated peak
-// is taken as 8 % of it (assumed: a typical reserved/allocated gap; vLLM's
-// up-front reservation is sized by --gpu-memory-utilization, not modelled here).
+// is taken as 8 % of it (assumed: a typical reserved/allocated gap; not
+// simulated: a generate loop's requests depend on the engine's cache).
 constexpr double kAllocatorReserve = 0.08;
 
 // The temporaries a block's forward frees before the next layer runs (not
@@ -38,96 +51,284 @@ double layer_temporaries_per_token(const Workload& w, const TrainDtypes& d) {
     return std::max(3.0 * d.act * (q + kv), 4.0 * h + d.act * h + d.resid * h);
 }
 
-// CUDACachingAllocator's size classes: requests round up to 512 bytes; a
-// request of at most 1 MiB (kSmallSize) is served from 2 MiB segments
-// (kSmallBuffer), one under 10 MiB (kMinLargeAlloc) from 20 MiB segments
-// (kLargeBuffer), a larger one from a segment of its size rounded up to
-// 2 MiB (kRoundLarge). A block is split when the rest is at least 512 bytes
-// (small pool) or over 1 MiB (large pool); an unsplit rest stays in the block
-// and counts as allocated.
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kSmallSize = kMiB, kSmallBuffer = 2 * kMiB, kMinLargeAlloc = 10 * kMiB,
-                 kLargeBuffer = 20 * kMiB, kRoundLarge = 2 * kMiB;
-
-// What `count` tensors of `bytes` each, allocated one after another, reserve
-// beyond their blocks: the segments' free rests. Tensors of one kind are
-// requested at the same point of every layer and step, so they are taken to
-// fill segments of their own (assumed: a rest is not reused by another
-// kind's request, which would need a request of at most its size between).
-double packing_waste(double bytes, double count) {
-    if (!(bytes > 0) || !(count > 0)) return 0.0;
-    const double x = std::ceil(bytes / 512.0) * 512.0;
-    if (x <= kSmallSize || x < kMinLargeAlloc) {
-        const double segment = x <= kSmallSize ? kSmallBuffer : kLargeBuffer;
-        const double per = std::max(1.0, std::floor(segment / x));
-        const double segments = std::ceil(count / per);
-        return segments * segment - count * x;
-    }
-    const double rest = std::ceil(x / kRoundLarge) * kRoundLarge - x;
-    return rest > kSmallSize ? count * rest : 0.0;  // an unsplit rest is allocated
-}
-
-// The persistent tensors' rests: every weight matrix of every layer in its
-// storage bytes (a 4-bit matrix as its packed bytes), the embedding and the
-// head, and a full fine-tune's gradients and AdamW moments of the same
-// shapes. Sharded plans keep flat buffers of a unit's size instead (one rest
-// each).
-double persistent_waste(const Workload& w, const TrainDtypes& d) {
-    if (w.gpus > 1 && w.parallel != Parallel::None && w.parallel != Parallel::Ddp) return 0.0;
-    const Architecture& a = w.model.arch;
+// One layer's weight matrices, attention then MLP (every expert's weights
+// stacked per projection in MoE layers), with the LoRA target each is.
+struct Matrix {
+    double in = 0, out = 0;
+    LoraTarget target = LoraTarget::Q;
+    double params() const { return in * out; }
+};
+std::vector<Matrix> layer_matrices(const Architecture& a) {
     const double h = static_cast<double>(a.hidden), q = static_cast<double>(a.q_dim()),
-                 kv = static_cast<double>(a.kv_dim()), i = static_cast<double>(a.intermediate),
-                 vocab = static_cast<double>(a.vocab);
-    const double layers = static_cast<double>(a.total_layers());
-    const double stored = w.quant.none()
-                              ? (w.method == Method::Full ? (d.autocast ? 4.0 : d.act) : d.act)
-                              : weight_bytes_per_param(w.quant, w.precision, w.double_quant);
-    std::vector<double> matrices{h * q, h * kv, h * kv, q * h, h * i, i * h};
-    if (a.mlp == MlpKind::Gated) matrices.push_back(h * i);
-    if (a.is_moe()) matrices = {h * q, h * kv, h * kv, q * h};
-    double waste = 0;
-    const double copies = w.method == Method::Full ? 1.0 + 1.0 + 2.0 : 1.0;  // + grads, moments
-    for (const double m : matrices) waste += copies * packing_waste(m * stored, layers);
-    waste += copies * packing_waste(vocab * h * (w.method == Method::Full ? stored : d.act),
-                                    a.tied_embeddings ? 1.0 : 2.0);
-    return waste;
+                 kv = static_cast<double>(a.kv_dim());
+    const double inner = a.is_moe() ? static_cast<double>(a.experts * a.moe_intermediate)
+                                    : static_cast<double>(a.intermediate);
+    std::vector<Matrix> m{{h, q, LoraTarget::Q},
+                          {h, kv, LoraTarget::K},
+                          {h, kv, LoraTarget::V},
+                          {q, h, LoraTarget::O}};
+    if (a.mlp == MlpKind::Gated) m.push_back({h, inner, LoraTarget::Gate});
+    m.push_back({h, inner, LoraTarget::Up});
+    m.push_back({inner, h, LoraTarget::Down});
+    return m;
 }
+
+class Trace {
+  public:
+    Trace(const Workload& w, std::int64_t layers)
+        : w_(w), d_(train_dtypes(w)), alloc_(w.expandable_segments), layers_(layers) {}
+
+    AllocatorPool pool() {
+        load();
+        const double tokens = static_cast<double>(w_.batch) * static_cast<double>(w_.seq);
+        std::vector<double> steps{tokens, tokens};
+        if (!w_.packing) steps = {tokens / 2.0, tokens * 3.0 / 4.0, tokens * 7.0 / 8.0, tokens};
+        if (std::getenv("GPUADVISE_POOL_DEBUG"))
+            std::fprintf(stderr, "load: alloc %.2f res %.2f\n",
+                         alloc_.peak_allocated() / 1073741824.0,
+                         alloc_.peak_reserved() / 1073741824.0);
+        for (const double t : steps) {
+            step(t);
+            if (std::getenv("GPUADVISE_POOL_DEBUG"))
+                std::fprintf(stderr, "step %.0f: alloc %.2f res %.2f\n", t,
+                             alloc_.peak_allocated() / 1073741824.0,
+                             alloc_.peak_reserved() / 1073741824.0);
+        }
+        const double pinned = std::max(0.0, alloc_.peak_pinned() - alloc_.peak_allocated());
+        return {pinned, std::max(0.0, alloc_.peak_reserved() - alloc_.peak_allocated() - pinned)};
+    }
+
+  private:
+    int a(double bytes) { return alloc_.allocate(bytes); }
+    void f(int h) { alloc_.release(h); }
+    void f(std::vector<int>& hs) {
+        for (const int h : hs) f(h);
+        hs.clear();
+    }
+    double n() const { return w_.gpus > 1 && sharded() ? static_cast<double>(w_.gpus) : 1.0; }
+    bool sharded() const { return w_.parallel == Parallel::Fsdp || w_.parallel == Parallel::Zero3; }
+    bool full() const { return w_.method == Method::Full; }
+    // Bytes a stored weight takes: its format, or the trained dtype.
+    double stored(double params) const {
+        if (!w_.quant.none())
+            return params * weight_bytes_per_param(w_.quant, w_.precision, w_.double_quant);
+        const bool amp = w_.mixed == MixedPrecision::Amp && w_.precision != Precision::Fp32;
+        return params * (full() && amp && !d_.deepspeed ? 4.0 : d_.act);
+    }
+    bool quantised_at_load() const {
+        const QuantFamily q = w_.quant.family();
+        return q == QuantFamily::Bnb4 || q == QuantFamily::Bnb8;
+    }
+
+    void load() {
+        const Architecture& arch = w_.model.arch;
+        const double h = static_cast<double>(arch.hidden), v = static_cast<double>(arch.vocab);
+        const std::vector<Matrix> mats = layer_matrices(arch);
+        double unit = 0;
+        for (const Matrix& m : mats) unit += m.params();
+        for (std::int64_t l = 0; l < layers_; ++l) {
+            if (sharded() && n() > 1) {
+                // One flat shard per unit (FSDP FlatParameter, ZeRO-3 partition).
+                keep_.push_back(a(stored(unit) / n()));
+            } else {
+                for (const Matrix& m : mats) load_matrix(m.params());
+            }
+            if (w_.uses_lora())
+                for (const Matrix& m : mats)
+                    if (w_.targets(m.target)) {
+                        const double r = static_cast<double>(w_.lora_rank);
+                        keep_.push_back(a(r * m.in * d_.lora));   // lora_A
+                        keep_.push_back(a(m.out * r * d_.lora));  // lora_B
+                    }
+        }
+        // The embedding and the head, in 16 bits (fp32 for an fp32 master or
+        // PEFT's fp32 casts, which cast the 16-bit copy and free it).
+        const double emb = v * h / n();
+        const bool fp32 = d_.kbit_fp32 || (full() && d_.resid == 4.0);
+        for (int k = 0; k < (arch.tied_embeddings ? 1 : 2); ++k) {
+            if (d_.kbit_fp32) {
+                const int half = a(emb * d_.act);
+                keep_.push_back(a(emb * 4.0));
+                f(half);
+            } else {
+                keep_.push_back(a(emb * (fp32 ? 4.0 : d_.act)));
+            }
+        }
+    }
+
+    // One weight matrix as it is loaded. A base quantised at load lands in
+    // 16 bits first; bitsandbytes' quantize_4bit then allocates the fp32
+    // absmax of every 64 weights and the packed output, and with double
+    // quantisation the 8-bit absmax and its fp32 scales, freeing the fp32
+    // absmax; then the 16-bit copy is freed.
+    void load_matrix(double params) {
+        if (!quantised_at_load()) {
+            keep_.push_back(a(stored(params)));
+            return;
+        }
+        const bool four_bit = w_.quant.family() == QuantFamily::Bnb4;
+        const int w16 = a(params * d_.act);
+        const int absmax = a(params / 64.0 * 4.0);
+        keep_.push_back(a(params * (four_bit ? 0.5 : 1.0)));
+        if (four_bit && w_.double_quant) {
+            keep_.push_back(a(params / 64.0));
+            keep_.push_back(a(params / 64.0 / 256.0 * 4.0));
+            f(absmax);
+        } else {
+            keep_.push_back(absmax);
+        }
+        f(w16);
+    }
+
+    // A training step of `tokens` tokens.
+    void step(double tokens) {
+        const Architecture& arch = w_.model.arch;
+        const double h = static_cast<double>(arch.hidden);
+        const std::vector<double> per_token = layer_saved_per_token(w_);
+        const double temps = layer_temporaries_per_token(w_, d_) * tokens;
+        const bool ckpt = w_.ckpt_mode != CkptMode::None;
+        const double input = tokens * h * d_.resid;
+        double unit = 0;
+        for (const Matrix& m : layer_matrices(arch)) unit += m.params();
+        const double gathered = (w_.quant.none() ? d_.act * unit : stored(unit));
+        std::vector<std::vector<int>> saved(static_cast<std::size_t>(layers_));
+        int gather = -1;
+        // Forward.
+        for (std::int64_t l = 0; l < layers_; ++l) {
+            auto& s = saved[static_cast<std::size_t>(l)];
+            if (sharded() && n() > 1) {
+                const int next = a(gathered);
+                if (gather >= 0) f(gather);
+                gather = next;
+            }
+            if (ckpt) {
+                // Under checkpointing the forward keeps no graph: each op's
+                // tensors go as the next op runs (the layer's largest moment,
+                // its temporaries, at once), and the layer's output (the next
+                // layer's input, the one tensor kept) comes last.
+                const int dq = dequantised();
+                const int t = a(temps);
+                f(t);
+                f(dq);
+                // Offloaded checkpointing keeps two inputs on the GPU (the one
+                // in use and the one in flight); the rest go to the host.
+                if (w_.ckpt_mode == CkptMode::Offload && l >= 2)
+                    f(saved[static_cast<std::size_t>(l - 2)]);
+                s.push_back(a(input));
+            } else {
+                for (const double b : per_token) {
+                    const int dq = dequantised();
+                    s.push_back(a(b * tokens));
+                    f(dq);
+                }
+                const int t = a(temps);
+                f(t);
+            }
+        }
+        if (gather >= 0) f(gather), gather = -1;
+        // The loss.
+        std::vector<int> loss;
+        for (const TensorGroup& g : loss_tensors(w_, tokens))
+            for (int k = 0; k < static_cast<int>(g.count); ++k) loss.push_back(a(g.bytes));
+        // Backward, layer by layer in reverse, after the loss's tensors.
+        int grad_in = a(input);
+        f(loss);
+        std::vector<int> grads;
+        for (std::int64_t l = layers_ - 1; l >= 0; --l) {
+            auto& s = saved[static_cast<std::size_t>(l)];
+            if (sharded() && n() > 1) {
+                const int next = a(gathered);
+                if (gather >= 0) f(gather);
+                gather = next;
+            }
+            std::vector<int> recompute;
+            if (ckpt)
+                for (const double b : per_token) {
+                    const int dq = dequantised();
+                    recompute.push_back(a(b * tokens));
+                    f(dq);
+                }
+            // The backward's matmuls dequantise the weights again, each next
+            // to the input gradient it makes.
+            const int dq = dequantised();
+            const int out = a(input);
+            f(dq);
+            f(grad_in);
+            grad_in = out;
+            if (full()) {
+                if (sharded() && n() > 1) {
+                    const int unsharded = a(d_.act * unit);
+                    grads.push_back(a(stored(unit) / n()));
+                    f(unsharded);
+                } else {
+                    for (const Matrix& m : layer_matrices(arch))
+                        grads.push_back(a(stored(m.params())));
+                }
+            }
+            f(recompute);
+            f(s);
+        }
+        if (gather >= 0) f(gather);
+        f(grad_in);
+        optimizer_step(grads);
+    }
+
+    // bitsandbytes runs a 4-bit or 8-bit matmul on a dequantised 16-bit copy
+    // of the weight (MatMul4Bit: linear(A, dequantize_4bit(B))), made before
+    // the output and freed after it: one matrix a tensor, the layer's
+    // matrices in turn. GPTQ and AWQ kernels read the packed weight.
+    int dequantised() {
+        if (!quantised_at_load()) return -1;
+        const std::vector<Matrix> mats = layer_matrices(w_.model.arch);
+        const Matrix& m = mats[next_matrix_++ % mats.size()];
+        return a(m.params() * d_.act);
+    }
+
+    // The first step allocates the optimizer's state (two moments of every
+    // trained tensor for AdamW); foreach AdamW adds a temporary of one
+    // moment per tensor during the step; zero_grad(set_to_none) frees the
+    // gradients.
+    void optimizer_step(std::vector<int>& grads) {
+        if (full() && !state_made_) {
+            const double bytes_per = w_.optimizer == Optimizer::AdamW ? 2.0 : 0.0;
+            for (std::int64_t l = 0; l < layers_; ++l)
+                for (const Matrix& m : layer_matrices(w_.model.arch))
+                    for (int k = 0; k < static_cast<int>(bytes_per); ++k)
+                        keep_.push_back(a(stored(m.params()) / n()));
+        }
+        state_made_ = true;
+        if (full() && w_.optimizer == Optimizer::AdamW &&
+            w_.optimizer_impl == OptimizerImpl::Foreach) {
+            std::vector<int> tmp;
+            for (std::int64_t l = 0; l < layers_; ++l)
+                for (const Matrix& m : layer_matrices(w_.model.arch))
+                    tmp.push_back(a(stored(m.params()) / n()));
+            f(tmp);
+        }
+        f(grads);
+    }
+
+    const Workload& w_;
+    TrainDtypes d_;
+    CachingAllocator alloc_;
+    std::int64_t layers_;
+    std::vector<int> keep_;
+    bool state_made_ = false;
+    std::size_t next_matrix_ = 0;
+};
 
 }  // namespace
 
-double allocator_pool(const Workload& w, const Components& c, double allocated) {
+AllocatorPool allocator_pool(const Workload& w, double allocated) {
     // llama.cpp allocates exact ggml buffers: no caching allocator.
-    if (!w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp) return 0.0;
-    if (!w.trains()) return kAllocatorReserve * allocated;
-    if (w.is_image()) return 0.0;
-    // Expandable segments extend over their free tail: what a step frees is
-    // taken back by the next larger request (page rounding aside).
-    if (w.expandable_segments) return 0.0;
-    const TrainDtypes d = train_dtypes(w);
-    const double tokens = static_cast<double>(w.batch) * static_cast<double>(w.seq);
-    // The segments' rests: the persistent tensors', and those of the tensors
-    // a step allocates again (in steady state every step reuses the blocks
-    // the first one carved, so its rests stay).
-    double pool = persistent_waste(w, d);
-    for (const TensorGroup& g : step_tensors(w)) pool += packing_waste(g.bytes, g.count);
-    // Without checkpointing a layer's temporaries are freed as its forward
-    // ends and stay cached while the loss asks for larger blocks (the logits,
-    // b x s x vocab, outgrow every per-layer tensor). With checkpointing the
-    // forward runs the whole layer as temporaries, and the recompute in
-    // backward reuses exactly those blocks: that layer's set is the
-    // recompute set the activations already count.
-    if (w.ckpt_mode == CkptMode::None) pool += layer_temporaries_per_token(w, d) * tokens;
-    // Batches padded to their own longest sample change shape every step. The
-    // longest batch of a run comes after batches nearly as long (assumed: a
-    // run of many steps), whose blocks are cached. Each of its activations
-    // is a little larger than the cached block of its kind, so best fit
-    // carves it out of the cached logits blocks, the only larger ones; its
-    // logits then outgrow every free block and take new segments. What the
-    // activations did not take of the old logits region stays stranded; the
-    // old activation blocks serve its smaller requests or go back on an
-    // out-of-memory retry (release_cached_blocks frees whole free segments).
-    if (!w.packing) pool += std::max(0.0, c.logits - c.activations);
-    return pool;
+    if (!w.trains() && w.engine && w.engine->memory == MemoryPolicy::LlamaCpp) return {};
+    if (!w.trains()) return {kAllocatorReserve * allocated, 0.0};
+    // Not replayed: image workloads, layouts that split the model (Megatron's
+    // own buffers), and training with the weights or state in host memory.
+    if (w.is_image() || (w.gpus > 1 && w.layout.splits_model()) ||
+        w.train_offload != TrainOffload::None)
+        return {};
+    return Trace(w, std::max<std::int64_t>(w.model.arch.total_layers(), 1)).pool();
 }
 
 }  // namespace gpuadvise::memory_detail

@@ -113,10 +113,31 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
                 c.gradients += (p.block_linear + p.other) * act;
                 c.workspace += layer_params * act;
             }
+            // Gradient accumulation through accelerate's or Fabric's no_sync
+            // skips the reduce-scatter of every micro-step but the last, so
+            // each unit keeps its whole gradient, unsharded, in the dtype it
+            // was computed in (the compute dtype) until the step that syncs
+            // (torch FSDP no_sync: "gradients are accumulated in unsharded
+            // form"); that step's backward holds them next to its activations.
+            // A harness's choice: without --harness the estimate keeps the
+            // reduce-scatter of every micro-step (torchtitan, Megatron, accelerate's
+            // sync_each_batch).
+            const bool no_sync = w.trains() && w.parallel == Parallel::Fsdp && w.grad_accum > 1 &&
+                                 w.harness_given && w.profile().fsdp_no_sync;
+            const double unsharded_grads = full && amp ? c.gradients * act / 4.0 : c.gradients;
             c.weights /= n;
             c.adapters /= n;
-            c.gradients /= n;
+            c.gradients = no_sync ? unsharded_grads : c.gradients / n;
             c.optimizer /= n;
+            // The root unit (the parameters no block unit wraps: the token
+            // embedding, the output head, the final norm) stays gathered from
+            // forward to the end of backward: FSDP1's _post_forward_reshard
+            // does not free the root ("they are immediately used for backward
+            // computation"), and FSDP2 keeps the root's reshard_after_forward
+            // off. It is gathered in the 16-bit compute dtype.
+            if (w.trains() && w.parallel == Parallel::Fsdp &&
+                w.profile().fsdp_root_holds_embeddings)
+                c.workspace += (p.embedding + p.lm_head) * act;
             // Two layers' weights gathered (current + prefetched) replace the
             // per-step weight copies of autocast. They are gathered as stored:
             // a 4-bit base travels packed (bitsandbytes quant_storage for
@@ -127,7 +148,7 @@ double shard(const Workload& w, const Params& p, double trainable, Components& c
             c.workspace += 2.0 * layer_params * gathered;
             // A full fine-tune's unit holds its unsharded gradients until the
             // reduce-scatter (in the compute dtype).
-            if (full && w.trains()) c.workspace += layer_params * act;
+            if (full && w.trains() && !no_sync) c.workspace += layer_params * act;
             return n;
         }
         case Parallel::Tp:

@@ -174,9 +174,12 @@ SiteBytes saved_per_token_layer(const Workload& w, const TrainDtypes& d,
     const double i = ffn_width(a);
     const bool gated = a.mlp == MlpKind::Gated;
     const double norms = static_cast<double>(std::max<std::int64_t>(a.norms_per_layer, 2));
-    double attention = act * (q + 2 * kv + q);
+    // The attention kernel saves q, k, v and its output; k and v at every
+    // query head where the harness repeats the KV heads first.
+    const double kv_saved = hp.repeats_kv_heads && !a.is_mla() ? std::max(kv, q) : kv;
+    double attention = act * (q + 2 * kv_saved + q);
     push(act * q, 2);
-    push(act * kv, 2);
+    push(act * kv_saved, 2);
     if (!w.flash_attn) {
         const double scores = static_cast<double>(a.heads) * static_cast<double>(w.seq);
         attention += (act + 4.0) * scores;
@@ -242,7 +245,8 @@ TrainDtypes train_dtypes(const Workload& w) {
     const bool amp = w.mixed == MixedPrecision::Amp && w.precision != Precision::Fp32;
     // DeepSpeed's engine casts the module to 16-bit and keeps the fp32 master
     // in its optimizer; torch autocast does not run.
-    d.deepspeed = hp.deepspeed_half ||
+    const bool single_gpu_lora = w.method == Method::Lora && w.gpus <= 1;
+    d.deepspeed = (hp.deepspeed_half && (hp.deepspeed_single_gpu_lora || !single_gpu_lora)) ||
                   (w.gpus > 1 && (w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ||
                                   w.parallel == Parallel::Zero3)) ||
                   (w.train_offload != TrainOffload::None && w.parallel != Parallel::Fsdp);
@@ -313,7 +317,16 @@ void training_state(const Workload& w, const Params& p, double trainable, Compon
 
 double loss_bytes_per_logit(const Workload& w) {
     const double act = dtype_bytes(w.precision);
-    switch (w.loss) {
+    // torch autocast runs cross_entropy (log_softmax, nll_loss) in fp32
+    // (torch.amp, "CUDA Ops that can autocast to float32"): a loss written in
+    // the compute dtype (Qwen-1's CrossEntropyLoss on the 16-bit logits) is
+    // upcast when the harness runs it under autocast, unless the head runs
+    // in chunks of its own.
+    const Loss loss = w.loss == Loss::Bf16 && train_dtypes(w).autocast &&
+                              !(w.profile().chunked_head_for_adapters && w.uses_lora())
+                          ? Loss::Upcast
+                          : w.loss;
+    switch (loss) {
         case Loss::Upcast:
             // transformers loss_utils.py ForCausalLMLoss: "Upcast to float if we
             // need to compute the loss", logits.float(). The 16-bit logits, the
@@ -326,8 +339,9 @@ double loss_bytes_per_logit(const Workload& w) {
             // Cross-entropy in the compute dtype (DeepSpeed's 16-bit engine, no
             // autocast, a model whose loss does not upcast: Qwen-1's
             // modeling_qwen.py): logits, the saved log-softmax and the
-            // gradient, 6 bytes in 16-bit.
-            return 3.0 * act;
+            // gradient, 6 bytes in 16-bit. With the head run in chunks (litgpt's
+            // LoRA GPT) the gradient is one chunk's: logits and log-softmax.
+            return w.profile().chunked_head_for_adapters && w.uses_lora() ? 2.0 * act : 3.0 * act;
         case Loss::Chunked:
             // torchtune CEWithChunkedOutputLoss ("only upcasting one chunk at a
             // time") keeps the 16-bit logits; torchtune measured 8.1 GiB saved for
@@ -387,46 +401,41 @@ void training_activations(const Workload& w, Components& c) {
     }
     c.logits =
         a.encoder_only ? 0.0 : b * s * static_cast<double>(a.vocab) * loss_bytes_per_logit(w);
+    // With checkpointing the recomputed layer lives in backward, after the
+    // loss's backward has freed its tensors: the peak holds the larger of the
+    // two, not both (the checkpointed inputs are there either way).
+    if (w.ckpt_mode != CkptMode::None) c.logits -= std::min(c.logits, per_layer);
 }
 
-std::vector<TensorGroup> step_tensors(const Workload& w) {
+std::vector<double> layer_saved_per_token(const Workload& w) {
+    std::vector<double> per_token;
+    saved_per_token_layer(w, train_dtypes(w), &per_token);
+    return per_token;
+}
+
+std::vector<TensorGroup> loss_tensors(const Workload& w, double tokens) {
     std::vector<TensorGroup> out;
     const Architecture& a = w.model.arch;
+    if (a.encoder_only) return out;
     const TrainDtypes d = train_dtypes(w);
-    const double tokens = static_cast<double>(w.batch) * static_cast<double>(w.seq);
-    const double layers = static_cast<double>(a.total_layers());
-    std::vector<double> per_token;
-    saved_per_token_layer(w, d, &per_token);
-    // Without checkpointing every layer keeps its set; with it, each layer
-    // keeps its input and one layer's set is recomputed at a time.
-    const double copies = w.ckpt_mode == CkptMode::None ? layers : 1.0;
-    for (const double b : per_token) out.push_back({b * tokens, copies});
-    if (w.ckpt_mode != CkptMode::None) {
-        const double inputs = w.ckpt_mode == CkptMode::Offload ? 2.0 : layers;
-        out.push_back({tokens * static_cast<double>(a.hidden) * d.resid, inputs});
-    }
-    // The loss's tensors, as loss_bytes_per_logit counts them.
     const double logits = tokens * static_cast<double>(a.vocab);
-    if (!a.encoder_only) switch (w.loss) {
-            case Loss::Upcast:
-                // the 16-bit logits, the fp32 copy, log-softmax and its
-                // gradient, the 16-bit gradient; in fp32 compute three fp32.
-                if (w.precision == Precision::Fp32) {
-                    out.push_back({logits * 4.0, 3});
-                } else {
-                    out.push_back({logits * d.act, 2});
-                    out.push_back({logits * 4.0, 3});
-                }
-                break;
-            case Loss::Bf16:
-                out.push_back({logits * d.act, 3});
-                break;
-            case Loss::Chunked:
-                out.push_back({logits * d.act, 1});
-                break;
-            case Loss::Fused:
-                break;
+    // As loss_bytes_per_logit counts them: the 16-bit logits and their
+    // gradient, and the fp32 copy, log-softmax and its gradient (three fp32
+    // in fp32 compute); in the compute dtype, each a 16-bit tensor.
+    const double per_logit = loss_bytes_per_logit(w);
+    const bool upcast =
+        w.loss == Loss::Upcast || (w.loss == Loss::Bf16 && d.autocast &&
+                                   !(w.profile().chunked_head_for_adapters && w.uses_lora()));
+    if (upcast) {
+        if (w.precision == Precision::Fp32) {
+            out.push_back({logits * 4.0, 3});
+        } else {
+            out.push_back({logits * d.act, 2});
+            out.push_back({logits * 4.0, 3});
         }
+    } else if (per_logit > 0) {
+        out.push_back({logits * d.act, per_logit / d.act});
+    }
     return out;
 }
 

@@ -49,17 +49,28 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // loaders/model.py: bnb_4bit_use_double_quant=True;
      // prepare_model_for_kbit_training, then norms and embeddings converted
      // back to torch_dtype for LoRA/QLoRA (_convert_embedding_modules_dtype);
-     // core/builders/base.py: use_reentrant=False unless configured;
-     // schemas: lora_dropout=0.0, gradient_checkpointing=False,
-     // sample_packing off. The loss is the model's (transformers).
-     .loss = Loss::Upcast,
+     // core/builders/base.py: use_reentrant=False unless configured. An
+     // axolotl run starts from one of its example configs, whose settings are
+     // the defaults here (the schema's own are off): the CutCrossEntropyPlugin
+     // (the logits never materialised) in 72 of the 213 example configs
+     // outside archived/ and in 21 of the 26 example folders whose README says
+     // how much memory a config uses (apertus, arcee, devstral, gemma4,
+     // glm45, granite4, hunyuan, magistral, mimo, ministral, olmo3, plano,
+     // seed-oss, trinity, ...); sample_packing: true in 137 of 213;
+     // gradient_checkpointing: true and lora_dropout: 0.05 in the QLoRA ones.
+     .loss = Loss::Fused,
      .optimizer_impl = OptimizerImpl::Foreach,
-     .lora_dropout = 0.0,
+     .lora_dropout = 0.05,
      .double_quant = true,
-     .ckpt = CkptMode::None,
+     .ckpt = CkptMode::Full,
+     .packing = true,
      .kbit_prepare = true,
      .reentrant_ckpt = false,
-     .source = "axolotl loaders/model.py, core/builders/base.py, utils/schemas (067b021c)"},
+     // Its example configs run FlashAttention-2 (attn_implementation:
+     // flash_attention_2), which takes the KV heads as they are.
+     .repeats_kv_heads = false,
+     .source = "axolotl loaders/model.py, core/builders/base.py, utils/schemas, examples/*/ "
+               "(067b021c)"},
     {.id = Harness::MsSwift,
      .label = "ms-swift",
      // arguments/base_args/quant_args.py bnb_4bit_use_double_quant=True;
@@ -86,6 +97,9 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .double_quant = true,
      .ckpt = CkptMode::Offload,
      .fused_lora_kernels = true,
+     // Its attention (models/llama.py LlamaAttention_fast_forward) hands the
+     // KV heads to FlashAttention / xformers as grouped heads.
+     .repeats_kv_heads = false,
      .source = "unsloth models/llama.py, models/loader.py, kernels/fast_lora.py (015bdef0)"},
     {.id = Harness::Torchtune,
      .label = "torchtune",
@@ -107,6 +121,12 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // torchtune/__init__.py sets expandable_segments:True unless
      // PYTORCH_CUDA_ALLOC_CONF is set (since 9d91fe39, June 2025).
      .expandable_segments = true,
+     // Its distributed recipes reduce-scatter every micro-step (FSDP2
+     // fully_shard, no no_sync). Through release 0.6.1 shard_model gave the
+     // root the same reshard_after_forward=True as the layers (cdde80e7,
+     // June 2025, set it to False for the root on main).
+     .fsdp_no_sync = false,
+     .fsdp_root_holds_embeddings = false,
      .source = "torchtune models/llama3/_component_builders.py, training/activations.py, "
                "torchtune/__init__.py, recipes/configs (bd2a0fc7); torchao dtypes/nf4tensor.py"},
     {.id = Harness::Litgpt,
@@ -117,9 +137,12 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // use_orig_params=True, so a Block's frozen and LoRA weights share one
      // FlatParameter); Lightning's BitsandbytesPrecision replaces every
      // nn.Linear, the head too; lora.py LoRAQKVLinear: one dropout and one
-     // A matrix for q, k and v. chunked_cross_entropy without .float(), yet
-     // its rows match ~16 bytes per logit (docs/memory-model.md, "The loss").
-     .loss = Loss::Upcast,
+     // A matrix for q, k and v. utils.py chunked_cross_entropy takes the
+     // logits in the compute dtype (no .float()); the LoRA GPT
+     // (lora.py forward, lm_head_chunk_size=128 in finetune/lora.py) runs
+     // the head in chunks of 128 tokens. model.py repeats the KV heads
+     // (repeat_interleave) before SDPA.
+     .loss = Loss::Bf16,
      .optimizer_impl = OptimizerImpl::Foreach,
      .lora_dropout = 0.05,
      .double_quant = false,
@@ -131,7 +154,9 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .quantizes_head = true,
      .fused_qkv = true,
      .fsdp_mixed_flat = true,
-     .source = "litgpt finetune/lora.py, lora.py (8641822b, HEAD); lightning fabric "
+     .chunked_head_for_adapters = true,
+     .source = "litgpt finetune/lora.py, lora.py, utils.py, model.py (8641822b, 4a9b7e62, HEAD); "
+               "lightning fabric "
                "plugins/precision/bitsandbytes.py, strategies/fsdp.py"},
     {.id = Harness::LlamaFactory,
      .label = "LLaMA-Factory",
@@ -153,7 +178,10 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      // ZeRO-2 (its fp16 engine halves the module and runs without autocast),
      // --gradient_checkpointing; the Int4 (GPTQ) base, which
      // prepare_model_for_kbit_training leaves uncast; modeling_qwen.py's
-     // CrossEntropyLoss on the 16-bit logits (no upcast).
+     // CrossEntropyLoss on the 16-bit logits (no upcast; under autocast it
+     // runs in fp32). finetune_lora_single_gpu.sh runs LoRA on one GPU with
+     // --bf16 and no DeepSpeed (the Trainer's autocast, fp32 LoRA weights);
+     // finetune_lora_ds.sh and finetune_ds.sh use DeepSpeed.
      .loss = Loss::Bf16,
      .optimizer_impl = OptimizerImpl::Foreach,
      .lora_dropout = 0.05,
@@ -161,8 +189,9 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .ckpt = CkptMode::Full,
      .packing = true,
      .deepspeed_half = true,
-     .source = "QwenLM/Qwen finetune.py, finetune/finetune_qlora_single_gpu.sh, README "
-               "(§Finetuning)"},
+     .deepspeed_single_gpu_lora = false,
+     .source = "QwenLM/Qwen finetune.py, finetune/finetune_qlora_single_gpu.sh, "
+               "finetune_lora_single_gpu.sh, finetune_lora_ds.sh, README (§Finetuning) (2df8e8a)"},
 }};
 
 }  // namespace

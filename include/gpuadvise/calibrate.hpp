@@ -5,9 +5,11 @@
 // pipeline, applying records to later estimates, is calibration.hpp, below
 // the memory model; this half sits above the estimate it compares against.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpuadvise/calibration.hpp"
 #include "gpuadvise/memory.hpp"
@@ -22,6 +24,9 @@ MeasuredSpeed parse_measured_speed(std::string_view text, std::string_view origi
 struct Measured {
     std::optional<MemoryMetric> metric;
     double bytes = 0;
+    // The allocated memory once the model was loaded, before training (0: not
+    // measured): it separates the loaded parameters from the rest.
+    double static_bytes = 0;
     std::string bytes_origin;  // "--measured-memory", "torchtune peak memory allocation"
     std::optional<MeasuredSpeed> speed;
     std::string speed_origin;  // "--measured-speed"
@@ -29,7 +34,10 @@ struct Measured {
 
 // Factors a record derives: measured / estimated for the metric (outside the
 // CUDA context for nvidia-smi), clamped to [0.5, 2] (a larger miss is not a
-// calibration but a different workload); the same for the speed. Throws
+// calibration but a different workload); the same for the speed. With the
+// allocated memory after loading (an allocated peak only), the loaded
+// parameters (weights, adapters) get their own factor and the rest the ratio
+// of what training added. Throws
 // InputError when a figure cannot be a measurement of this run: a peak of
 // zero, below 1 MiB or above the card's memory (`device_bytes`, 0 = not
 // known), a speed the estimate has no rate for (img/s for a LoRA run). The
@@ -37,6 +45,18 @@ struct Measured {
 CalibrationRecord make_record(const Workload& w, const MemoryEstimate& m, const Measured& run,
                               const Performance* perf, std::string_view gpu,
                               std::uint64_t device_bytes);
+
+// The record's scope, narrowed where its correction would make the runs
+// already in the file worse (their median or 90th-percentile error, on the
+// runs it would reach): from every model of the harness to its own model,
+// then to its own run. Returns why it narrowed ("" when it did not).
+// `corrected`, where given, is the estimate of existing[i] with the record
+// applied at its scope (the bench's replay re-estimates each row); without
+// it the correction is taken as scaling that run's estimate by the record's
+// factor (the CLI knows the runs of the file by their records only).
+std::string narrow_scope(
+    CalibrationRecord& record, const std::vector<CalibrationRecord>& existing,
+    const std::function<double(const CalibrationRecord&, std::size_t)>& corrected = {});
 
 // A peak found in a log: a PyTorch memory summary, torchtune's memory stats,
 // nvidia-smi CSV or llama.cpp's buffer sizes; nullopt when none is there.
@@ -47,6 +67,8 @@ struct LoggedPeak {
     double bytes = 0;
     MemoryMetric metric = MemoryMetric::Allocated;
     std::string what;  // "torch.cuda.memory_summary peak allocated"
+    // torchtune's "Memory stats after model init" allocation (0: none).
+    double static_bytes = 0;
 };
 std::optional<LoggedPeak> parse_run_log(std::string_view text, std::optional<MemoryMetric> wanted,
                                         std::string_view source = "the log");

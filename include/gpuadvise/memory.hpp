@@ -34,6 +34,10 @@ struct Components {
     // Image generation pipelines: `weights` is the denoiser (UNet or DiT).
     double text_encoders = 0, vae = 0;
     double pool = 0;
+    // Wholly free segments the allocator keeps cached on a card with room
+    // (in max_memory_reserved, not in `runtime`: an out-of-memory retry
+    // releases them, so they are not part of what must fit).
+    double cached = 0;
     // Host memory a training offload keeps (--train-offload), for the whole
     // plan: not a GPU component.
     double host = 0;
@@ -72,9 +76,13 @@ struct MemoryEstimate {
     std::array<std::uint64_t, kComponentNames.size()>
         bytes{};                        // per component, kComponentNames order
     std::uint64_t allocated_bytes = 0;  // framework peak, without runtime overhead
-    // The caching allocator's pool at its peak (torch.cuda.max_memory_reserved):
-    // allocated plus the blocks it keeps cached; per_gpu adds the CUDA context.
+    // The caching allocator's pool at its peak (torch.cuda.max_memory_reserved
+    // on a card with room): allocated plus the blocks it keeps cached.
     std::uint64_t reserved_bytes = 0;
+    // Of reserved, the wholly free segments an out-of-memory retry releases
+    // (release_cached_blocks): per_gpu (what must fit) leaves them out, so
+    // per_gpu = reserved - releasable + the CUDA context.
+    std::uint64_t releasable_bytes = 0;
     std::uint64_t per_gpu_bytes = 0;  // what must fit on one card (the components' sum)
     std::uint64_t total_bytes = 0;    // all GPUs of the plan together
     std::uint64_t trainable_params = 0;
@@ -125,6 +133,13 @@ MemoryEstimate estimate_memory(const Workload& workload);
 MemoryEstimate estimate_memory_doc(const Workload& workload);
 // Dispatches on workload.estimator (and fixed task requirements).
 MemoryEstimate estimate(const Workload& workload);
+
+// The error band group of a workload beyond its method: the inference
+// engine ("inference:transformers") or the training harness
+// ("qlora:ms-swift"); "" without one. bench/accuracy fits a band for a group
+// whose rows come from at least two sources; estimate() uses it where it
+// exists, else the method's.
+std::string memory_band_group(const Workload& workload);
 
 // The raw components before they are rounded into an estimate (for the
 // limits solver and the tests).

@@ -263,11 +263,38 @@ struct HarnessProfile {
     // FlatParameter (use_orig_params=True): gradient memory as if nothing
     // were frozen (torch FSDP's docstring).
     bool fsdp_mixed_flat = false;
+    // Grouped-query attention's keys and values repeated to every query
+    // head before the attention kernel, which then saves the repeated
+    // copies for backward (transformers' repeat_kv before SDPA, litgpt's
+    // repeat_interleave, torchtune's expand + flatten); false where the
+    // kernel takes the KV heads as they are (FlashAttention-2).
+    bool repeats_kv_heads = true;
+    // The output head run in chunks of tokens for an adapter model, each
+    // chunk's cross-entropy in the compute dtype (litgpt's LoRA GPT:
+    // lm_head_chunk_size=128): the chunks' logits and log-softmax stay, the
+    // gradient is one chunk's at a time.
+    bool chunked_head_for_adapters = false;
     // DeepSpeed's fp16/bf16 engine: the module cast to 16-bit and run
     // without torch autocast (no fp32 weights or copies on the GPU).
     bool deepspeed_half = false;
+    // ... also for LoRA on one GPU (false: that script runs the Trainer's
+    // autocast without DeepSpeed).
+    bool deepspeed_single_gpu_lora = true;
     // Sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True itself.
     bool expandable_segments = false;
+    // Gradient accumulation under FSDP skips the reduce-scatter of the
+    // micro-steps that accumulate (accelerate's and Fabric's no_sync), so
+    // every unit's gradient stays unsharded until the step that syncs (torch
+    // FSDP's no_sync docstring: "gradients are accumulated in unsharded
+    // form"). torchtune reduce-scatters every micro-step (FSDP2).
+    bool fsdp_no_sync = true;
+    // The FSDP root unit holds the parameters no block unit wraps (the token
+    // embedding, the output head, the final norm): unsharded from forward to
+    // the end of backward (torch FSDP1 _post_forward_reshard: "Do not free
+    // the root's parameters in the post-forward"; FSDP2 sets the root's
+    // reshard_after_forward to False). torchtune shards tok_embeddings and
+    // output as units of their own (custom_sharded_layers).
+    bool fsdp_root_holds_embeddings = true;
     std::string_view source;  // where the switches come from
 };
 const HarnessProfile& harness_profile(Harness h);

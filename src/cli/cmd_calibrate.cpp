@@ -58,6 +58,7 @@ int cmd_calibrate(Context& ctx) {
                 source,
                 run.metric ? fmt::format("{} ", kMemoryMetrics.name(*run.metric)) : std::string()));
         run.bytes = peak->bytes;
+        run.static_bytes = peak->static_bytes;
         run.metric = peak->metric;
         run.bytes_origin = fmt::format("{} ({})", source, peak->what);
     }
@@ -69,7 +70,7 @@ int cmd_calibrate(Context& ctx) {
     const RankOptions options = rank_options(r, w);
     const Recommendation rec = evaluate_box(w, cards, options);
     const MemoryEstimate m = estimate(w);
-    const CalibrationRecord record =
+    CalibrationRecord record =
         make_record(w, m, run, &rec.performance, plan_label(rec), rec.gpu->memory_bytes);
     std::string path, what = "calibration file";
     if (const auto& v = r.get(Field::Calibration)) {
@@ -87,6 +88,21 @@ int cmd_calibrate(Context& ctx) {
         std::error_code ec;
         const auto parent = std::filesystem::path(path).parent_path();
         if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    }
+    // The runs already in the file decide how far the new record reaches: a
+    // correction that would make them worse narrows its scope. (The locked
+    // append below checks the file again.)
+    std::string narrowed;
+    if (std::error_code ec; std::filesystem::is_regular_file(path, ec)) {
+        std::uint64_t size = 0;
+        const std::string existing = read_file_prefix(path, what, kMaxSettingsBytes, &size);
+        // A file the append would refuse is refused with the append's own
+        // check and words; one over the cap is left to the append to refuse.
+        if (size <= kMaxSettingsBytes) {
+            check_calibration_text(existing, path, kMaxSettingsBytes, 0);
+            narrowed =
+                narrow_scope(record, parse_calibration(existing, sanitize(path, 200)).records);
+        }
     }
     const std::string line = record_json_line(record) + '\n';
     append_line(path, what, line, [&](std::string_view existing) {
@@ -107,6 +123,24 @@ int cmd_calibrate(Context& ctx) {
             format_gib(static_cast<std::uint64_t>(record.measured_bytes)),
             kMemoryMetrics.name(*record.metric), run.bytes_origin,
             format_gib(static_cast<std::uint64_t>(record.estimated_bytes)), record.memory_factor);
+    if (record.static_factor > 0)
+        out += fmt::format(
+            "  loaded   measured {} after loading vs estimated {}: the loaded parameters x{:.3f}, "
+            "the rest x{:.3f}\n",
+            format_gib(static_cast<std::uint64_t>(record.measured_static_bytes)),
+            format_gib(static_cast<std::uint64_t>(record.estimated_static_bytes)),
+            record.static_factor, record.memory_factor);
+    if (record.metric)
+        out += fmt::format(
+            "  scope    {}{}\n",
+            record.scope == CalibrationScope::Harness
+                ? fmt::format("this model at every batch and sequence; other models of the "
+                              "same harness at weight {:g}",
+                              kOtherModelWeight)
+            : record.scope == CalibrationScope::Model
+                ? std::string("this model and format at every batch and sequence")
+                : std::string("this run's model, format, batch and sequence only"),
+            narrowed.empty() ? std::string() : fmt::format(" (narrowed: {})", narrowed));
     if (record.speed_unit)
         out += fmt::format("  speed    measured {:.4g} {} vs estimated {:.4g}: rates x{:.2f}\n",
                            record.measured_speed, kSpeedUnits.name(*record.speed_unit),

@@ -190,10 +190,10 @@ TEST_CASE("check prints the warnings and tips estimate --gpu prints, and tips fo
     CHECK_THAT(llama.out, Catch::Contains("shorter context (-c)"));
     CHECK_THAT(llama.out, !Catch::Contains("PYTORCH_CUDA_ALLOC_CONF"));
     const auto lora = gpuadvise(
-        {"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora", "--batch", "2"});
+        {"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora", "--batch", "4"});
     CHECK_THAT(lora.out, Catch::Contains("PYTORCH_CUDA_ALLOC_CONF"));
     CHECK_THAT(lora.out,
-               Catch::Contains("longest context") && Catch::Contains("at batch 2; largest batch"));
+               Catch::Contains("longest context") && Catch::Contains("at batch 4; largest batch"));
 }
 
 TEST_CASE("a video plan speaks of frames per second and the streams they hold, not images") {

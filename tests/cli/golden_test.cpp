@@ -60,9 +60,11 @@ const std::vector<Golden>& goldens() {
         {"estimate-draft-70b-h100",
          {"estimate", "--model", "llama-3.1-70b", "--quant", "fp8", "--draft", "llama-3.2-1b",
           "--gpu", "h100-sxm5"}},
-        // 8B LoRA at the document's batch 4 x 512 with the fp32-upcast loss: 24.0 GiB,
-        // just over the card since the pool is modelled from the allocator (issue 26).
-        {"check-lora-4090", {"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora"}, 1},
+        // 8B LoRA at the document's batch 4 x 512 with the fp32-upcast loss: 20.6 GiB,
+        // tight. Issue 26, round three: the recomputed layer and the loss's tensors do
+        // not coexist, and of the allocator's cache only what an out-of-memory retry
+        // cannot release must fit (it was 24.0 GiB, just over the card).
+        {"check-lora-4090", {"check", "--gpu", "rtx-4090", "--model", "8B", "--method", "lora"}},
         {"check-no-70b-4090", {"check", "--gpu", "rtx-4090", "--model", "70B"}, 1},
         // A miss with a change of every inference kind that fits (issue 25).
         {"check-suggest-long-context-4090",

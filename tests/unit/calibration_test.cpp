@@ -75,12 +75,19 @@ TEST_CASE("calibration corrects workloads of the same key and leaves others alon
     const std::uint64_t plain = estimate(longer).allocated_bytes;
     longer.calibration = &cal;
     CHECK(estimate(longer).allocated_bytes < plain);
-    // Another model on the same harness, and inference, are other keys: untouched.
+    // Another model on the same harness takes the correction at
+    // kOtherModelWeight: x0.9^0.5 of what it allocates.
     Workload other = test::workload({{Field::Model, "qwen2.5-7b"}, {Field::Method, "lora"}},
                                     embedded::model_presets());
     const std::uint64_t other_plain = estimate(other).allocated_bytes;
     other.calibration = &cal;
-    CHECK(estimate(other).allocated_bytes == other_plain);
+    const MemoryEstimate other_after = estimate(other);
+    CHECK(
+        static_cast<double>(other_after.allocated_bytes) ==
+        Approx(static_cast<double>(other_plain) * std::pow(0.9, kOtherModelWeight)).epsilon(0.002));
+    REQUIRE(other_after.calibrated);
+    CHECK(other_after.calibrated->weight == kOtherModelWeight);
+    // Inference is another harness: untouched.
     Workload serve = test::workload({{Field::Model, "llama-3.1-8b"}}, embedded::model_presets());
     const std::uint64_t serve_plain = estimate(serve).per_gpu_bytes;
     serve.calibration = &cal;
@@ -141,4 +148,84 @@ TEST_CASE("run logs give their peak: torch summary, torchtune, nvidia-smi, llama
     REQUIRE(ggml);
     CHECK(ggml->bytes == Approx((4403.49 + 512.0 + 296.01) * 1024 * 1024));
     CHECK_FALSE(parse_run_log("no memory figures here\n", std::nullopt));
+}
+
+TEST_CASE("a record narrows its scope where it would make the runs already in the file worse") {
+    const Workload w = lora8b();
+    const double est = static_cast<double>(estimate(w).allocated_bytes);
+    CalibrationRecord fresh = record_for(w, 0.8 * est, MemoryMetric::Allocated);
+    // Another model of the harness, already calibrated, was estimated right:
+    // a x0.8 correction at weight 0.5 would take it 10 % off.
+    const Workload other = test::workload({{Field::Model, "qwen2.5-7b"}, {Field::Method, "lora"}},
+                                          embedded::model_presets());
+    const double other_est = static_cast<double>(estimate(other).allocated_bytes);
+    const std::vector<CalibrationRecord> file{
+        record_for(other, other_est, MemoryMetric::Allocated)};
+    const std::string why = narrow_scope(fresh, file);
+    CHECK(fresh.scope == CalibrationScope::Model);
+    CHECK_THAT(why, Catch::Contains("x0.800") && Catch::Contains("median error"));
+    // A run of the same model at another batch that agrees with the new
+    // record keeps it at full reach.
+    CalibrationRecord agreeing = record_for(w, 0.8 * est, MemoryMetric::Allocated);
+    const Workload bigger = lora8b("8");
+    const double bigger_est = static_cast<double>(estimate(bigger).allocated_bytes);
+    const std::vector<CalibrationRecord> same{
+        record_for(bigger, 0.8 * bigger_est, MemoryMetric::Allocated)};
+    CHECK(narrow_scope(agreeing, same).empty());
+    CHECK(agreeing.scope == CalibrationScope::Harness);
+    // One that disagrees on the same model narrows it to its own run.
+    CalibrationRecord lone = record_for(w, 0.8 * est, MemoryMetric::Allocated);
+    const std::vector<CalibrationRecord> disagree{
+        record_for(bigger, bigger_est, MemoryMetric::Allocated)};
+    CHECK_FALSE(narrow_scope(lone, disagree).empty());
+    CHECK(lone.scope == CalibrationScope::Run);
+    // Its own run is still corrected; the other batch is not.
+    Calibration cal;
+    cal.records.push_back(lone);
+    Workload again = lora8b();
+    again.calibration = &cal;
+    CHECK(estimate(again).calibrated);
+    Workload other_batch = lora8b("8");
+    other_batch.calibration = &cal;
+    CHECK_FALSE(estimate(other_batch).calibrated);
+    // The scope round-trips through the file.
+    const Calibration read = parse_calibration(record_json_line(lone) + "\n", "x.jsonl");
+    CHECK(read.records.at(0).scope == CalibrationScope::Run);
+    CHECK(read.records.at(0).batch == 4);
+}
+
+TEST_CASE("torchtune's memory after model init gives the loaded parameters their own factor") {
+    const std::string log =
+        "Memory stats after model init:\n"
+        "\tGPU peak memory allocation: 15.00 GiB\n"
+        "\tGPU peak memory reserved: 15.10 GiB\n"
+        "1|10|Loss: 1.2\n"
+        "Memory stats: GPU peak memory allocation: 19.00 GiB\n";
+    const auto peak = parse_run_log(log, std::nullopt, "train.log");
+    REQUIRE(peak);
+    CHECK(peak->bytes == Approx(19.0 * kGiB));
+    CHECK(peak->static_bytes == Approx(15.0 * kGiB));
+    const Workload w = lora8b();
+    const MemoryEstimate m = estimate(w);
+    Measured run;
+    run.metric = MemoryMetric::Allocated;
+    run.bytes = peak->bytes;
+    run.static_bytes = peak->static_bytes;
+    run.bytes_origin = "train.log";
+    const CalibrationRecord r = make_record(w, m, run, nullptr, "card", 0);
+    const double loaded =
+        static_cast<double>(m.get(&Components::weights) + m.get(&Components::adapters));
+    CHECK(r.static_factor == Approx(15.0 * kGiB / loaded));
+    CHECK(r.memory_factor ==
+          Approx(4.0 * kGiB / (static_cast<double>(m.allocated_bytes) - loaded)).epsilon(1e-6));
+    // Applied: the loaded parameters by one factor, the rest by the other;
+    // the corrected estimate is the measured peak.
+    Calibration cal;
+    cal.records.push_back(r);
+    Workload corrected = w;
+    corrected.calibration = &cal;
+    const MemoryEstimate after = estimate(corrected);
+    CHECK(static_cast<double>(after.allocated_bytes) == Approx(19.0 * kGiB).epsilon(0.01));
+    CHECK(static_cast<double>(after.get(&Components::weights) + after.get(&Components::adapters)) ==
+          Approx(15.0 * kGiB).epsilon(0.01));
 }

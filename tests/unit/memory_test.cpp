@@ -211,9 +211,10 @@ TEST_CASE("reserved lies between allocated and per GPU, and adds up") {
     const MemoryEstimate m = estimate(test::workload(
         {{Field::Model, "llama-3.2-1b"}, {Field::Method, "full"}}, embedded::model_presets()));
     CHECK(m.reserved_bytes > m.allocated_bytes);
-    CHECK(m.reserved_bytes < m.per_gpu_bytes);
-    // per GPU = reserved + the CUDA context.
-    CHECK(m.per_gpu_bytes - m.reserved_bytes == Approx(0.75 * static_cast<double>(kGiB)).margin(2));
+    CHECK(m.releasable_bytes <= m.reserved_bytes - m.allocated_bytes);
+    // per GPU = reserved - what an out-of-memory retry releases + the CUDA context.
+    CHECK(static_cast<double>(m.per_gpu_bytes + m.releasable_bytes - m.reserved_bytes) ==
+          Approx(0.75 * static_cast<double>(kGiB)).margin(2));
 }
 
 TEST_CASE("batches padded to their longest sample strand logits-sized blocks, packed ones do not") {
@@ -229,18 +230,22 @@ TEST_CASE("batches padded to their longest sample strand logits-sized blocks, pa
     const MemoryEstimate var = run("false");
     const MemoryEstimate fix = run("true");
     CHECK(var.allocated_bytes == fix.allocated_bytes);  // the peak itself does not change
-    // The longest batch's activations are carved out of the previous batch's
-    // logits blocks; the rest of them stays stranded.
-    CHECK(static_cast<double>(var.reserved_bytes - fix.reserved_bytes) ==
-          Approx(static_cast<double>(var.get(&Components::logits)) -
-                 static_cast<double>(var.get(&Components::activations)))
-              .margin(2));
+    // Each new longest batch needs blocks a little larger than the cached
+    // ones: the loss's blocks of the shorter batches before it stay cached.
+    const double logits = static_cast<double>(var.get(&Components::logits));
+    CHECK(static_cast<double>(var.reserved_bytes - fix.reserved_bytes) > 0.5 * logits);
     const double fix_ratio =
         static_cast<double>(fix.reserved_bytes) / static_cast<double>(fix.allocated_bytes);
-    // Fixed shapes reuse their blocks: only the segments' rests are reserved
-    // beyond the peak.
+    // Fixed shapes reuse their blocks from step to step; what stays is a
+    // step's own history (the forward's temporaries cached when the loss asks
+    // for larger blocks). AnswerDotAI's fsdp_qlora measured 1.12-1.24
+    // reserved over allocated on fixed-shape LoRA runs (memory_measured.csv).
     CHECK(fix_ratio >= 1.0);
-    CHECK(fix_ratio < 1.05);
+    CHECK(fix_ratio < 1.25);
+    // Stranded segments still holding a live block are part of what must
+    // fit; wholly free ones a retry releases are not.
+    CHECK(var.per_gpu_bytes + var.releasable_bytes - var.reserved_bytes ==
+          fix.per_gpu_bytes + fix.releasable_bytes - fix.reserved_bytes);
 }
 
 TEST_CASE("expandable segments leave no pool beyond the allocated peak") {
@@ -289,18 +294,39 @@ TEST_CASE("llama.cpp has no caching allocator: reserved equals allocated") {
 // --- the loss by harness (issue 15) ------------------------------------------
 
 TEST_CASE("the loss sets the bytes per logit: upcast 16, bf16 6, chunked 2, fused 0") {
-    const auto logits = [](const char* loss) {
+    const auto logits = [](const char* loss, const char* mixed) {
         return estimate(toy({{Field::Method, "full"},
                              {Field::Batch, "2"},
                              {Field::Seq, "8"},
+                             {Field::GradCkpt, "false"},
+                             {Field::MixedPrecision, mixed},
                              {Field::Loss, loss}}))
             .get(&Components::logits);
     };
     const std::uint64_t n = 2 * 8 * 100;  // batch x seq x vocab
-    CHECK(logits("upcast") == n * 16);
-    CHECK(logits("bf16") == n * 6);
-    CHECK(logits("chunked") == n * 2);
-    CHECK(logits("fused") == 0);
+    CHECK(logits("upcast", "amp") == n * 16);
+    CHECK(logits("bf16", "pure") == n * 6);
+    // torch autocast runs cross_entropy in fp32: a 16-bit loss is upcast.
+    CHECK(logits("bf16", "amp") == n * 16);
+    CHECK(logits("chunked", "pure") == n * 2);
+    CHECK(logits("fused", "amp") == 0);
+}
+
+TEST_CASE("with checkpointing the recomputed layer and the loss's tensors do not coexist") {
+    const auto run = [](const char* ckpt) {
+        return estimate(toy({{Field::Method, "full"},
+                             {Field::Batch, "2"},
+                             {Field::Seq, "64"},
+                             {Field::GradCkpt, ckpt},
+                             {Field::Loss, "upcast"}}));
+    };
+    const MemoryEstimate off = run("false");
+    const MemoryEstimate on = run("true");
+    // The loss's tensors beyond the recomputed layer: the peak holds the
+    // larger of the two.
+    CHECK(on.get(&Components::logits) < off.get(&Components::logits));
+    CHECK(on.get(&Components::logits) + on.get(&Components::activations) <
+          off.get(&Components::logits) + off.get(&Components::activations));
 }
 
 TEST_CASE("the chunked-loss switch is --loss chunked, and the default is the upcast loss") {
@@ -315,6 +341,7 @@ TEST_CASE("the chunked-loss switch is --loss chunked, and the default is the upc
     const MemoryEstimate fp32 = estimate(toy({{Field::Method, "full"},
                                               {Field::Precision, "fp32"},
                                               {Field::Batch, "1"},
+                                              {Field::GradCkpt, "false"},
                                               {Field::Seq, "4"}}));
     CHECK(fp32.get(&Components::logits) == 4 * 100 * 12);
 }
@@ -417,4 +444,84 @@ TEST_CASE("linear-attention layers add a fixed state per sequence, not per token
     const double state = 36.0 * 1'097'728.0;
     CHECK(kv("4096") == Approx(4096.0 * per_token + state).epsilon(1e-9));
     CHECK(kv("8192") - kv("4096") == Approx(4096.0 * per_token).epsilon(1e-9));
+}
+
+// --- issue 26, round three ----------------------------------------------------
+
+TEST_CASE(
+    "FSDP with gradient accumulation keeps unsharded gradients where the harness uses no_sync") {
+    const auto run = [](const char* harness, const char* accum) {
+        return estimate(test::workload({{Field::Model, "llama-2-7b"},
+                                        {Field::Method, "lora"},
+                                        {Field::Gpus, "2"},
+                                        {Field::Parallel, "fsdp"},
+                                        {Field::Harness, harness},
+                                        {Field::GradAccum, accum}},
+                                       embedded::model_presets()));
+    };
+    // litgpt: one FlatParameter per block holds frozen and LoRA weights, so
+    // its unsharded gradient is the block's; under no_sync every block's.
+    const MemoryEstimate synced = run("litgpt", "1");
+    const MemoryEstimate accumulated = run("litgpt", "8");
+    const double whole = 6.74e9 * 2.0;  // the model in bf16
+    CHECK(static_cast<double>(accumulated.get(&Components::gradients)) > 0.9 * whole);
+    CHECK(static_cast<double>(synced.get(&Components::gradients)) < 0.6 * whole);
+    // torchtune's FSDP2 recipes reduce-scatter every micro-step.
+    CHECK(run("torchtune", "8").get(&Components::gradients) ==
+          run("torchtune", "1").get(&Components::gradients));
+}
+
+TEST_CASE("the FSDP root unit (embedding and head) stays gathered, except torchtune's") {
+    const auto run = [](const char* harness) {
+        return estimate(test::workload({{Field::Model, "llama-3.1-8b"},
+                                        {Field::Method, "full"},
+                                        {Field::Gpus, "8"},
+                                        {Field::Parallel, "fsdp"},
+                                        {Field::Harness, harness}},
+                                       embedded::model_presets()));
+    };
+    // 128256 x 4096 x 2 matrices x 2 bytes gathered on every GPU.
+    const double root = 128256.0 * 4096.0 * 2.0 * 2.0;
+    const double diff = static_cast<double>(run("hf").get(&Components::workspace)) -
+                        static_cast<double>(run("torchtune").get(&Components::workspace));
+    CHECK(diff == Approx(root).epsilon(0.02));
+}
+
+TEST_CASE("transformers' growing cache: the peak is the prefill or the end of generation") {
+    const auto run = [](const char* engine) {
+        return estimate(test::workload({{Field::Model, "qwen2.5-7b"},
+                                        {Field::Prompt, "30720"},
+                                        {Field::Gen, "2048"},
+                                        {Field::Engine, engine}},
+                                       embedded::model_presets()));
+    };
+    const MemoryEstimate grows = run("transformers");
+    const MemoryEstimate fixed = run("litgpt");
+    CHECK(grows.get(&Components::kv_cache) == fixed.get(&Components::kv_cache));
+    // The generated tokens' keys and values arrive after the prefill's
+    // tensors are gone: the activations keep only the prefill's excess.
+    const double generated_kv =
+        static_cast<double>(grows.get(&Components::kv_cache)) * 2048.0 / (30720.0 + 2048.0);
+    CHECK(static_cast<double>(fixed.get(&Components::activations) -
+                              grows.get(&Components::activations)) ==
+          Approx(generated_kv).epsilon(0.01));
+}
+
+TEST_CASE("harnesses that repeat the KV heads before SDPA save k and v at every query head") {
+    const auto activations = [](const char* harness) {
+        return estimate(test::workload({{Field::Model, "llama-3.1-8b"},
+                                        {Field::Method, "lora"},
+                                        {Field::GradCkpt, "false"},
+                                        {Field::Harness, harness},
+                                        {Field::Loss, "fused"},
+                                        {Field::LoraDropout, "0"}},
+                                       embedded::model_presets()))
+            .get(&Components::activations);
+    };
+    // hf (transformers' repeat_kv) against axolotl's FlashAttention-2: 32
+    // layers x (4096 - 1024) x 2 tensors x 2 bytes per token more.
+    const double per_token = 32.0 * (4096.0 - 1024.0) * 2.0 * 2.0;
+    const double tokens = 4.0 * 512.0;  // the training defaults
+    CHECK(static_cast<double>(activations("hf") - activations("axolotl")) >=
+          0.9 * per_token * tokens);
 }

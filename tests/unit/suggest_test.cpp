@@ -219,7 +219,7 @@ TEST_CASE("training steps: checkpointing, a fused loss and an 8-bit optimizer") 
         const Checked base = checked(test::request({{Field::Model, "llama-3.1-8b"},
                                                     {Field::Method, "qlora"},
                                                     {Field::Seq, "8192"},
-                                                    {Field::Batch, "2"},
+                                                    {Field::Batch, "1"},
                                                     {Field::Gpu, "rtx-4090"}}));
         const auto list = suggest(base);
         check_properties(base, list);
