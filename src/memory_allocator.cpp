@@ -39,14 +39,22 @@ std::uint64_t segment_size(std::uint64_t size) {
 
 void CachingAllocator::insert_free(int b) {
     const Block& blk = blocks_[static_cast<std::size_t>(b)];
-    if (pool(blk.small).insert({blk.size, blk.address, b}).second && whole_segment(blk))
-        whole_free_ += blk.size;
+    FreeList& free = pool(blk.small);
+    const Key key{blk.size, blk.address, b};
+    const auto at = std::lower_bound(free.begin(), free.end(), key);
+    if (at != free.end() && *at == key) return;
+    free.insert(at, key);
+    if (whole_segment(blk)) whole_free_ += blk.size;
 }
 
 void CachingAllocator::erase_free(int b) {
     const Block& blk = blocks_[static_cast<std::size_t>(b)];
-    if (pool(blk.small).erase({blk.size, blk.address, b}) > 0 && whole_segment(blk))
-        whole_free_ -= blk.size;
+    FreeList& free = pool(blk.small);
+    const Key key{blk.size, blk.address, b};
+    const auto at = std::lower_bound(free.begin(), free.end(), key);
+    if (at == free.end() || *at != key) return;
+    free.erase(at);
+    if (whole_segment(blk)) whole_free_ -= blk.size;
 }
 
 int CachingAllocator::split(int b, std::uint64_t size) {
@@ -73,9 +81,10 @@ int CachingAllocator::split(int b, std::uint64_t size) {
 int CachingAllocator::allocate(double bytes) {
     const std::uint64_t size = request_size(bytes);
     const bool small = size <= kSmallSize;
-    std::set<Key>& free = pool(small);
+    FreeList& free = pool(small);
     int b = -1;
-    if (const auto it = free.lower_bound({size, 0, -1}); it != free.end()) {
+    if (const auto it = std::lower_bound(free.begin(), free.end(), Key{size, 0, -1});
+        it != free.end()) {
         b = std::get<2>(*it);
         erase_free(b);
     } else if (expandable_ && !small) {

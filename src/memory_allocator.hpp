@@ -3,7 +3,6 @@
 // for one stream, replayed over the allocations a workload makes
 // (memory_pool.cpp builds the trace). Private to the memory module.
 #include <cstdint>
-#include <set>
 #include <tuple>
 #include <vector>
 
@@ -47,7 +46,12 @@ class CachingAllocator {
         int prev = -1, next = -1;  // neighbours in the segment
     };
     using Key = std::tuple<std::uint64_t, std::uint64_t, int>;  // size, address, block
-    std::set<Key>& pool(bool small) { return small ? free_small_ : free_large_; }
+    // A pool's free blocks in the allocator's order (size, then address):
+    // a sorted vector, not a std::set, since a pool holds a few dozen free
+    // blocks at most and a node allocation per insert cost more than the
+    // rest of the replay.
+    using FreeList = std::vector<Key>;
+    FreeList& pool(bool small) { return small ? free_small_ : free_large_; }
     int split(int b, std::uint64_t size);
     void merge(int into, int other);
     // The free lists, with the bytes of wholly free segments kept up to date.
@@ -57,7 +61,7 @@ class CachingAllocator {
 
     bool expandable_;
     std::vector<Block> blocks_;
-    std::set<Key> free_small_, free_large_;
+    FreeList free_small_, free_large_;
     std::uint64_t next_address_ = 0;
     std::uint64_t allocated_ = 0, reserved_ = 0, peak_allocated_ = 0, peak_reserved_ = 0;
     std::uint64_t whole_free_ = 0, peak_pinned_ = 0;

@@ -18,13 +18,12 @@
 //   longest (assumed: a run of many steps meets its longest batch late,
 //   after batches of 1/2, 3/4 and 7/8 of its length).
 // The pool is the simulation's reserved peak over its allocated peak: what
-// the allocator keeps that the tensors do not use. To bound the cost, a model
-// with many layers is replayed at 4 and 8 layers and the per-layer growth is
-// carried to its depth (the layers repeat the same requests).
+// the allocator keeps that the tensors do not use. Every layer is replayed:
+// the pool is not linear in depth (which freed block a request reuses shifts
+// with it), and carrying the growth from 8 to 16 layers to a 70B's 80 moved
+// its pool by 5 GiB.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include "memory_allocator.hpp"
@@ -76,24 +75,18 @@ std::vector<Matrix> layer_matrices(const Architecture& a) {
 class Trace {
   public:
     Trace(const Workload& w, std::int64_t layers)
-        : w_(w), d_(train_dtypes(w)), alloc_(w.expandable_segments), layers_(layers) {}
+        : w_(w),
+          d_(train_dtypes(w)),
+          alloc_(w.expandable_segments),
+          layers_(layers),
+          mats_(layer_matrices(w.model.arch)) {}
 
     AllocatorPool pool() {
         load();
         const double tokens = static_cast<double>(w_.batch) * static_cast<double>(w_.seq);
         std::vector<double> steps{tokens, tokens};
         if (!w_.packing) steps = {tokens / 2.0, tokens * 3.0 / 4.0, tokens * 7.0 / 8.0, tokens};
-        if (std::getenv("GPUADVISE_POOL_DEBUG"))
-            std::fprintf(stderr, "load: alloc %.2f res %.2f\n",
-                         alloc_.peak_allocated() / 1073741824.0,
-                         alloc_.peak_reserved() / 1073741824.0);
-        for (const double t : steps) {
-            step(t);
-            if (std::getenv("GPUADVISE_POOL_DEBUG"))
-                std::fprintf(stderr, "step %.0f: alloc %.2f res %.2f\n", t,
-                             alloc_.peak_allocated() / 1073741824.0,
-                             alloc_.peak_reserved() / 1073741824.0);
-        }
+        for (const double t : steps) step(t);
         const double pinned = std::max(0.0, alloc_.peak_pinned() - alloc_.peak_allocated());
         return {pinned, std::max(0.0, alloc_.peak_reserved() - alloc_.peak_allocated() - pinned)};
     }
@@ -123,7 +116,7 @@ class Trace {
     void load() {
         const Architecture& arch = w_.model.arch;
         const double h = static_cast<double>(arch.hidden), v = static_cast<double>(arch.vocab);
-        const std::vector<Matrix> mats = layer_matrices(arch);
+        const std::vector<Matrix>& mats = mats_;
         double unit = 0;
         for (const Matrix& m : mats) unit += m.params();
         for (std::int64_t l = 0; l < layers_; ++l) {
@@ -189,7 +182,7 @@ class Trace {
         const bool ckpt = w_.ckpt_mode != CkptMode::None;
         const double input = tokens * h * d_.resid;
         double unit = 0;
-        for (const Matrix& m : layer_matrices(arch)) unit += m.params();
+        for (const Matrix& m : mats_) unit += m.params();
         const double gathered = (w_.quant.none() ? d_.act * unit : stored(unit));
         std::vector<std::vector<int>> saved(static_cast<std::size_t>(layers_));
         int gather = -1;
@@ -261,8 +254,7 @@ class Trace {
                     grads.push_back(a(stored(unit) / n()));
                     f(unsharded);
                 } else {
-                    for (const Matrix& m : layer_matrices(arch))
-                        grads.push_back(a(stored(m.params())));
+                    for (const Matrix& m : mats_) grads.push_back(a(stored(m.params())));
                 }
             }
             f(recompute);
@@ -279,8 +271,7 @@ class Trace {
     // matrices in turn. GPTQ and AWQ kernels read the packed weight.
     int dequantised() {
         if (!quantised_at_load()) return -1;
-        const std::vector<Matrix> mats = layer_matrices(w_.model.arch);
-        const Matrix& m = mats[next_matrix_++ % mats.size()];
+        const Matrix& m = mats_[next_matrix_++ % mats_.size()];
         return a(m.params() * d_.act);
     }
 
@@ -292,7 +283,7 @@ class Trace {
         if (full() && !state_made_) {
             const double bytes_per = w_.optimizer == Optimizer::AdamW ? 2.0 : 0.0;
             for (std::int64_t l = 0; l < layers_; ++l)
-                for (const Matrix& m : layer_matrices(w_.model.arch))
+                for (const Matrix& m : mats_)
                     for (int k = 0; k < static_cast<int>(bytes_per); ++k)
                         keep_.push_back(a(stored(m.params()) / n()));
         }
@@ -301,8 +292,7 @@ class Trace {
             w_.optimizer_impl == OptimizerImpl::Foreach) {
             std::vector<int> tmp;
             for (std::int64_t l = 0; l < layers_; ++l)
-                for (const Matrix& m : layer_matrices(w_.model.arch))
-                    tmp.push_back(a(stored(m.params()) / n()));
+                for (const Matrix& m : mats_) tmp.push_back(a(stored(m.params()) / n()));
             f(tmp);
         }
         f(grads);
@@ -312,6 +302,7 @@ class Trace {
     TrainDtypes d_;
     CachingAllocator alloc_;
     std::int64_t layers_;
+    std::vector<Matrix> mats_;  // one layer's weight matrices
     std::vector<int> keep_;
     bool state_made_ = false;
     std::size_t next_matrix_ = 0;

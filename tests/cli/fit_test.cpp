@@ -395,8 +395,8 @@ TEST_CASE(
     const json f = run_json({"fit", "--gpu", "tesla-p40", "--top", "50"});
     CHECK(f.at("models").size() >= 20);
     // vLLM still refuses bf16 there until told fp16, and says so.
-    const json v = run_json(
-        {"check", "--model", "llama-3.1-8b", "--engine", "vllm", "--gpu", "tesla-p40"}, {1});
+    const json v =
+        run_json({"check", "--model", "llama-3.1-8b", "--engine", "vllm", "--gpu", "tesla-p40"}, 1);
     CHECK(v.at("plan").at("fits") == false);
 }
 
