@@ -384,6 +384,8 @@ Parsed<Engine> parse_engines(std::string_view text, std::string_view source) {
             e.default_context = storage->tiers.back();
             e.default_context_source = r.str("default_context_source");
         }
+        e.default_quant = r.str_or("default_quant", "");
+        if (!e.default_quant.empty()) e.default_quant_source = r.str("default_quant_source");
         if (const auto tv = r.get("training")) {
             const json::Path tp{&path, "training"};
             json::ObjectReader tr(*tv, source, &tp);
@@ -465,6 +467,7 @@ void check_engine_formats(std::span<const Engine> rows, std::span<const QuantFor
     };
     for (const Engine& e : rows) {
         for (const auto rung : e.fit_ladder) check(e, "fit_ladder", rung);
+        if (!e.default_quant.empty()) check(e, "default_quant", e.default_quant);
         if (e.training && !e.training->qlora_base.empty())
             check(e, "training.qlora_base", e.training->qlora_base);
     }

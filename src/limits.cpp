@@ -66,6 +66,9 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
     const std::int64_t cap = trained > 0 ? trained : kMaxLimitTokens;
     const auto with_context = [&](std::int64_t ctx) {
         Workload w = plan;
+        // The probe's context is given: an engine's default (Ollama's num_ctx
+        // by VRAM) must not replace it, or every probe fits at the default.
+        w.context_given = true;
         if (w.trains()) {
             // Context parallel splits a sequence into 2 x cp equal chunks.
             const std::int64_t chunks =

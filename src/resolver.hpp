@@ -76,6 +76,7 @@ class Resolver {
     void method();
 
     void formats();
+    const Engine* downloads_quantized() const;
 
     // Every workload field given for a workload it does not apply to is an
     // error naming the field and the fix: one check over the table, so no

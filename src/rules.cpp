@@ -176,6 +176,21 @@ std::vector<Rule> make_registry() {
                              c.gpu.has_fast_link() ? to_string(c.gpu.link.type) : "PCIe");
                      });
                  }});
+    r.push_back(
+        {"geforce-datacenter", RuleKind::Reject,
+         "GeForce cards are not licensed for datacenter deployment (NVIDIA's GeForce software "
+         "licence, 2.1.3); a cluster of servers joined by a fabric is one",
+         [](const PlanContext& c, const RuleData&) -> Hit {
+             if (c.nodes <= 1 || c.gpu.vendor != Vendor::Nvidia ||
+                 c.gpu.segment != Segment::Consumer)
+                 return std::nullopt;
+             return fire(c, [&] {
+                 return fmt::format(
+                     "{} nodes of GeForce cards: the GeForce driver licence excludes datacenter "
+                     "deployment (section 2.1.3); use RTX PRO or datacenter cards for a cluster",
+                     c.nodes);
+             });
+         }});
     r.push_back({"task-memory", RuleKind::Reject,
                  "the task's minimum memory per card (the source document, §6)",
                  [](const PlanContext& c, const RuleData&) -> Hit {
@@ -774,6 +789,7 @@ Parsed<RuleData> parse_rule_data(std::string_view text, std::string_view source)
                 mr.finish();
             }
         }
+        r.str_or("source", "");  // where a rule without thresholds stands (documentation)
         r.finish();
         storage->thresholds.push_back(std::move(thresholds));
         d.thresholds = storage->thresholds.back();

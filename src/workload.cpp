@@ -267,6 +267,10 @@ void Resolver::formats() {
     } else if (qlora) {
         w_.quant = Quant{find_quant("nf4"), 0};
         assume("quant=nf4 (QLoRA base weights, document §4)");
+    } else if (const Engine* e = downloads_quantized()) {
+        w_.quant = parse_quant(e->default_quant, fmt::format("engine {}", e->id));
+        assume(fmt::format("quant={} ({}'s download of a model named without a format: {})",
+                           w_.quant.text(), e->name, e->default_quant_source));
     } else {
         w_.quant = Quant{&quant_none(), 0};
     }
@@ -328,6 +332,20 @@ void Resolver::formats() {
 // Every workload field given for a workload it does not apply to is an
 // error naming the field and the fix: one check over the table, so no
 // field can be forgotten.
+// The engine that downloads a named model in a format of its own (Ollama's
+// library tags are Q4_K_M files), where that decides the weights: inference
+// of a preset or a size, no checkpoint format, not an embedding model (whose
+// library files are 16-bit).
+const Engine* Resolver::downloads_quantized() const {
+    const Arg a = arg(Field::Engine);
+    const ModelOrigin o = w_.model.origin;
+    if (!a || w_.trains() || w_.embeds() || !w_.is_language() ||
+        (o != ModelOrigin::Preset && o != ModelOrigin::Size))
+        return nullptr;
+    const Engine& e = parse_engine(a.text(), a.from());
+    return e.default_quant.empty() ? nullptr : &e;
+}
+
 void Resolver::applicability() {
     const bool training = w_.trains();
     for (const FieldSpec& s : field_specs()) {

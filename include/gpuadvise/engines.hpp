@@ -222,6 +222,10 @@ struct Engine {
     // Its per-layer cost on Metal, where its kernels are encoded into
     // command buffers instead of CUDA graphs; nullopt: layer_overhead_s.
     std::optional<double> metal_layer_overhead_s;
+    // The weight format it downloads for a model named without one (Ollama's
+    // library tags point at Q4_K_M files); empty: the checkpoint's own.
+    std::string_view default_quant;
+    std::string_view default_quant_source;
     // The per-layer cost on a card's platform.
     double layer_cost(SoftwarePlatform p) const {
         return p == SoftwarePlatform::Metal && metal_layer_overhead_s ? *metal_layer_overhead_s

@@ -258,7 +258,8 @@ std::string engines_code(const std::vector<Engine>& rows) {
              << str(e.formats_source) << ", " << num(e.step_overhead_s) << ", "
              << opt(e.stream_gbps_per_sm) << ", " << e.prefill_batch << ", "
              << str(e.prefill_batch_source) << ", " << opt(e.metal_prefill_efficiency) << ", "
-             << opt(e.metal_layer_overhead_s) << "},\n";
+             << opt(e.metal_layer_overhead_s) << ", " << str(e.default_quant) << ", "
+             << str(e.default_quant_source) << "},\n";
     }
     return defs.str() + "\nconstexpr Engine kEngines[] = {\n" + body.str() + "};\n";
 }

@@ -118,6 +118,32 @@ TEST_CASE("advice: a 70B pre-training run on up to 64 GPUs: no plan over a year 
     }
 }
 
+TEST_CASE("advice: a cluster is never GeForce cards, which are not licensed for a datacenter") {
+    // 70B pre-training on up to 64 GPUs: a plan beyond one 8-card server is a
+    // cluster; NVIDIA's consumer cards may not be deployed in one.
+    const json doc = answer({"--model", "llama-3.1-70b", "--method", "full", "--max-gpus", "64",
+                             "--tokens", "100B", "--top", "40"});
+    for (const auto& r : fitting(doc, 40)) {
+        INFO(tag(r));
+        CHECK_FALSE((r.at("vendor") == "nvidia" && r.at("segment") == "consumer" &&
+                     r.at("count").get<int>() > 8));
+    }
+    // Asked for, the plan says why it is refused (and exits 1, a "no").
+    const json c =
+        gpuadvise_test::run_json({"check", "--model", "llama-3.1-70b", "--method", "full", "--gpus",
+                                  "64", "--gpu", "rtx-5090", "--tokens", "100B"},
+                                 {1});
+    CHECK(c.at("plan").at("fits") == false);
+    CHECK_THAT(c.at("plan").at("reasons").at(0).get<std::string>(),
+               Catch::Contains("GeForce driver licence excludes datacenter deployment"));
+    // One box of GeForce cards is not a cluster: two RTX 4090s for a 70B QLoRA are not refused.
+    const json box = gpuadvise_test::run_json({"check", "--model", "llama-3.1-70b", "--method",
+                                               "qlora", "--gpus", "2", "--gpu", "rtx-4090"},
+                                              {0, 1});
+    for (const auto& f : box.at("plan").at("rules_fired"))
+        CHECK(f.at("id") != "geforce-datacenter");
+}
+
 TEST_CASE("advice: compare ranks by its key, and --keep-order keeps the order given and says so") {
     const std::vector<std::string> cards{"h100-sxm5", "rtx-4090", "rtx-3090"};
     std::vector<std::string> ask{"compare"};

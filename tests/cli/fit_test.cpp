@@ -371,6 +371,46 @@ TEST_CASE("engine fact: Ollama's default context by VRAM and its reserve are app
     CHECK(k.at("workload").at("seq") == 8192);
 }
 
+TEST_CASE("engine fact: Ollama downloads a model named without a format as its Q4_K_M tag") {
+    const json o =
+        run_json({"check", "--model", "llama-3.1-8b", "--engine", "ollama", "--gpu", "rtx-4060"});
+    CHECK(o.at("workload").at("quant") == "q4_k_m");
+    CHECK(any_of(o.at("workload").at("assumed"), "quant=q4_k_m (Ollama's download"));
+    CHECK(o.at("plan").at("fits") == true);  // 4.6 GiB of weights on an 8 GB card
+    // --quant names another tag; vLLM and llama.cpp load what they are given.
+    const json q = run_json({"check", "--model", "llama-3.1-8b", "--engine", "ollama", "--quant",
+                             "q8_0", "--gpu", "rtx-4090"});
+    CHECK(q.at("workload").at("quant") == "q8_0");
+    const json v =
+        run_json({"estimate", "--model", "llama-3.1-8b", "--engine", "vllm", "--gpu", "rtx-4090"});
+    CHECK(v.at("workload").at("quant") == "none");
+    // A checkpoint's own format comes first (gpt-oss's MXFP4 experts), and an
+    // embedding model's library file is 16-bit.
+    const json g =
+        run_json({"estimate", "--model", "gpt-oss-20b", "--engine", "ollama", "--gpu", "rtx-4090"});
+    CHECK(g.at("workload").at("quant") != "q4_k_m");
+    const json b =
+        run_json({"estimate", "--model", "bge-m3", "--engine", "ollama", "--gpu", "rtx-4090"});
+    CHECK(b.at("workload").at("quant") == "none");
+}
+
+TEST_CASE("limits: the longest context is probed at its own length, not the engine's default") {
+    // Ollama sets num_ctx by VRAM when no context is given; a probe of the
+    // longest context gives its own, so the limit is where memory runs out.
+    const json o =
+        run_json({"check", "--model", "llama-3.1-8b", "--engine", "ollama", "--gpu", "rtx-4060"});
+    const auto longest = o.at("plan").at("limits").at("max_context_tokens").get<std::int64_t>();
+    CHECK(longest > 4096);
+    CHECK(longest < 131072);
+    const auto at = [&](std::int64_t seq, int code) {
+        return run_json({"check", "--model", "llama-3.1-8b", "--engine", "ollama", "--gpu",
+                         "rtx-4060", "--seq", std::to_string(seq)},
+                        code);
+    };
+    CHECK(at(longest, 0).at("plan").at("fits") == true);
+    CHECK(at(longest + 2048, 1).at("plan").at("fits") == false);
+}
+
 TEST_CASE("engine fact: vision models default to fp16 on cards without bf16") {
     for (const char* gpu : {"v100-sxm2-32gb", "t4"}) {
         INFO(gpu);

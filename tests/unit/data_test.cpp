@@ -218,6 +218,15 @@ TEST_CASE("fit's ladders name formats of data/quants.json, checked when the prog
     CHECK_THROWS_WITH(check(R"(["q8_0:4"])"), Catch::Contains("takes no parameter"));
     CHECK_THROWS_WITH(parse_engines(engines_with(R"(["q8_0", "q8_0"])"), "engines.json"),
                       Catch::Contains("lists 'q8_0' twice"));
+    // The format an engine downloads by default is checked the same way, and
+    // needs its source.
+    CHECK_NOTHROW(check(R"(["q4_k_m"], "default_quant": "q4_k_m", "default_quant_source": "t")"));
+    CHECK_THROWS_WITH(
+        check(R"(["q4_k_m"], "default_quant": "awq-int4", "default_quant_source": "t")"),
+        Catch::Contains("default_quant 'awq-int4': is of the awq family"));
+    CHECK_THROWS_WITH(
+        parse_engines(engines_with(R"(["q4_k_m"], "default_quant": "q4_k_m")"), "engines.json"),
+        Catch::Contains("default_quant_source"));
 }
 
 TEST_CASE("engine rows: llama.cpp loads FP4, vLLM AWQ and GPTQ on ROCm, Ollama's reserve") {

@@ -53,6 +53,7 @@ struct Case {
     std::optional<std::uint64_t> host_ram = std::nullopt;
     JobOptions job = {};
     Os os = Os::Linux;
+    std::int64_t nodes = 1;  // servers joined by a fabric
 };
 
 bool fires(const std::string& id, const Case& c) {
@@ -78,7 +79,7 @@ bool fires(const std::string& id, const Case& c) {
                     std::nullopt,
                     nullptr,
                     false,
-                    1};
+                    c.nodes};
     ctx.offload = c.offload ? &*c.offload : nullptr;
     ctx.host_ram = c.host_ram;
     ctx.deadline_hours = c.job.deadline_hours;
@@ -155,6 +156,20 @@ std::map<std::string, Pair> cases() {
         [] {
             return Case{w({{Field::Model, "1B"}, {Field::Gpus, "8"}, {Field::Parallel, "pp"}})};
         }};
+    // Two servers of NVIDIA consumer cards are a cluster; one is a box.
+    m["geforce-datacenter"] = {[] {
+                                   Case c{w({{Field::Model, "1B"}, {Field::Gpus, "16"}})};
+                                   c.gpu.vendor = Vendor::Nvidia;
+                                   c.gpu.segment = Segment::Consumer;
+                                   c.nodes = 2;
+                                   return c;
+                               },
+                               [] {
+                                   Case c{w({{Field::Model, "1B"}, {Field::Gpus, "8"}})};
+                                   c.gpu.vendor = Vendor::Nvidia;
+                                   c.gpu.segment = Segment::Consumer;
+                                   return c;
+                               }};
     m["task-memory"] = {[&] {
                             Case c{small()};
                             c.task = &kBig;
