@@ -251,7 +251,7 @@ std::string workload_text(const Workload& w) {
             to_string(w.optimizer), to_string(w.mixed));
     } else if (w.embeds()) {
         out += fmt::format(
-            "  {}      batch {} x {} tokens, one forward per sequence (no KV cache), "
+            "  {:<11}batch {} x {} tokens, one forward per sequence (no KV cache), "
             "engine {}\n",
             to_string(w.model.arch.task), w.batch, w.seq, w.engine ? w.engine->id : "none");
     } else {

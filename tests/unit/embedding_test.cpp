@@ -96,6 +96,30 @@ TEST_CASE("embedding presets: Qwen3-Embedding holds no LM head, whatever its con
     CHECK(count_params(preset("bge-m3").arch).total() == 567'754'752ULL);
     for (const char* id : {"qwen3-embedding-0.6b", "qwen3-embedding-8b", "bge-m3"})
         CHECK(preset(id).arch.task == ModelTask::Embed);
+}
+
+TEST_CASE("reranker and decoder-embedding presets hold the heads their checkpoints hold") {
+    // bge-reranker-v2-m3: BGE-M3's encoder with RoBERTa's one-label classifier
+    // in place of the pooler (its config's id2label names one label).
+    const Architecture& bge = preset("bge-reranker-v2-m3").arch;
+    CHECK(bge.task == ModelTask::Rerank);
+    CHECK(bge.classifier_labels == 1);
+    CHECK(count_params(bge).total() == 567'755'777ULL);
+    CHECK(count_params(bge).total() - count_params(preset("bge-m3").arch).total() == 1'025ULL);
+    // Qwen3-Reranker scores with its LM head's "yes"/"no" logits: a causal
+    // model kept whole, tied to the embedding, MTEB's n_parameters exactly.
+    const Architecture& qwen = preset("qwen3-reranker-0.6b").arch;
+    CHECK(qwen.task == ModelTask::Rerank);
+    CHECK(qwen.has_lm_head());
+    CHECK(count_params(qwen).total() == 595'776'512ULL);
+    // e5-mistral is a MistralModel: Mistral 7B v0.1's blocks without the head,
+    // 32,000 x 4,096 embedding parameters (MTEB's n_embedding_parameters).
+    const Architecture& e5 = preset("e5-mistral-7b-instruct").arch;
+    CHECK(e5.task == ModelTask::Embed);
+    CHECK_FALSE(e5.has_lm_head());
+    CHECK(count_params(e5).lm_head == 0);
+    CHECK(count_params(e5).total() ==
+          count_params(preset("mistral-7b-v0.1").arch).total() - 32'000ULL * 4'096ULL);
     // The same config without the preset's task is a causal LM with its head.
     const Architecture& a = preset("qwen3-embedding-8b").arch;
     Architecture causal = a;
