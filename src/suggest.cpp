@@ -502,8 +502,21 @@ class Search {
                 fmt::format("{} ({:.3g} bits per weight) with {}", *combo_quant_,
                             bits_of(p->workload), offload_note(p->plan)));
     }
-    // diffusers' offload: the model's components (or its layers) one at a time.
+    // The setup most people run first (ComfyUI: the text encoders leave the
+    // card once the prompt is encoded), then diffusers' offload: the model's
+    // components (or its layers) one at a time.
     void image_offload() {
+        if (w_.image.setup == ImageSetup::Diffusers && w_.image.offload == CpuOffload::None) {
+            Change c;
+            c.kind = SuggestionKind::Offload;
+            replaces(c, Field::ImageSetup);
+            c.with(Field::ImageSetup, std::string(kImageSetups.name(ImageSetup::Comfyui)));
+            if (const auto p = fitting(c)) {
+                add(c, *p,
+                    "ComfyUI's setup: the text encoders leave the GPU once the prompt is encoded");
+                return;
+            }
+        }
         if (w_.image.offload == CpuOffload::Sequential) return;
         for (const CpuOffload mode : {CpuOffload::Model, CpuOffload::Sequential}) {
             if (mode == CpuOffload::Model && w_.image.offload == CpuOffload::Model) continue;

@@ -64,6 +64,8 @@ const std::vector<Args> kMisses{
     // --max-gpus searches the count, as plan_box does, for every probe.
     {"check", "--gpu", "rtx-4090", "--model", "70B", "--max-gpus", "4"},
     {"check", "--gpu", "rtx-3050-8gb", "--model", "flux-dev"},
+    // FLUX in fp8 misses a 24 GB card only by the text encoders diffusers keeps.
+    {"check", "--gpu", "rtx-4090", "--model", "flux-dev", "--quant", "fp8"},
 };
 
 }  // namespace
@@ -89,6 +91,19 @@ TEST_CASE("suggestions: appending a suggestion's flags makes check exit 0") {
             CHECK_FALSE(after.at("plan").contains("suggestions"));  // a fit needs none
         }
     }
+}
+
+TEST_CASE("suggestions: an image model first tries ComfyUI's setup, faster than CPU offload") {
+    const auto doc =
+        run_json({"check", "--gpu", "rtx-4090", "--model", "flux-dev", "--quant", "fp8"}, {1});
+    const auto& list = doc.at("plan").at("suggestions");
+    REQUIRE_FALSE(list.empty());
+    CHECK(list.at(0).at("flags") == nlohmann::json::array({"--image-setup", "comfyui"}));
+    // Given already, it is not suggested again.
+    const auto given = run_json(
+        {"check", "--gpu", "rtx-3050-8gb", "--model", "flux-dev", "--image-setup", "comfyui"}, {1});
+    for (const auto& s : given.at("plan").at("suggestions"))
+        CHECK(s.at("flags").at(0) != "--image-setup");
 }
 
 TEST_CASE("suggestions: the text block under check's verdict, in the order given") {
