@@ -52,7 +52,12 @@ void CachingAllocator::erase_free(int b) {
     FreeList& free = pool(blk.small);
     const Key key{blk.size, blk.address, b};
     const auto at = std::lower_bound(free.begin(), free.end(), key);
-    if (at == free.end() || *at != key) return;
+    if (at == free.end() || !(*at == key)) return;
+    erase_at(free, at);
+}
+
+void CachingAllocator::erase_at(FreeList& free, FreeList::iterator at) {
+    const Block& blk = blocks_[static_cast<std::size_t>(at->block)];
     free.erase(at);
     if (whole_segment(blk)) whole_free_ -= blk.size;
 }
@@ -85,8 +90,8 @@ int CachingAllocator::allocate(double bytes) {
     int b = -1;
     if (const auto it = std::lower_bound(free.begin(), free.end(), Key{size, 0, -1});
         it != free.end()) {
-        b = std::get<2>(*it);
-        erase_free(b);
+        b = it->block;
+        erase_at(free, it);
     } else if (expandable_ && !small) {
         // One growing segment: extend the free block at its end, or map new
         // pages after the last block.

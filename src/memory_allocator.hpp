@@ -3,7 +3,6 @@
 // for one stream, replayed over the allocations a workload makes
 // (memory_pool.cpp builds the trace). Private to the memory module.
 #include <cstdint>
-#include <tuple>
 #include <vector>
 
 namespace gpuadvise::memory_detail {
@@ -45,7 +44,16 @@ class CachingAllocator {
         bool small = false, allocated = false, live = true;
         int prev = -1, next = -1;  // neighbours in the segment
     };
-    using Key = std::tuple<std::uint64_t, std::uint64_t, int>;  // size, address, block
+    // A free block in the allocator's order: size, then address (addresses
+    // are unique, so the block index never decides the order).
+    struct Key {
+        std::uint64_t size = 0, address = 0;
+        int block = -1;
+        bool operator<(const Key& o) const {
+            return size < o.size || (size == o.size && address < o.address);
+        }
+        bool operator==(const Key& o) const { return address == o.address && size == o.size; }
+    };
     // A pool's free blocks in the allocator's order (size, then address):
     // a sorted vector, not a std::set, since a pool holds a few dozen free
     // blocks at most and a node allocation per insert cost more than the
@@ -57,6 +65,7 @@ class CachingAllocator {
     // The free lists, with the bytes of wholly free segments kept up to date.
     void insert_free(int b);
     void erase_free(int b);
+    void erase_at(FreeList& free, FreeList::iterator at);
     bool whole_segment(const Block& b) const { return b.prev < 0 && b.next < 0; }
 
     bool expandable_;
