@@ -69,11 +69,43 @@ double shard_layout(const Workload& w, const Params& p, double trainable, Compon
     return fsdp || w.parallel == Parallel::Zero1 || w.parallel == Parallel::Zero2 ? 1.0 / sharded
                                                                                   : 1.0 / split;
 }
+
+// DeepSpeed ZeRO-1/2's gradient buckets (runtime/zero/stage_1_and_2.py,
+// backward): with contiguous_gradients every backward allocates an ipg buffer
+// of reduce_bucket_size elements in the engine's 16-bit dtype, a second one
+// with overlap_comm ("double buffers"), whatever the number of trainable
+// parameters; independent_gradient_partition_epilogue releases them after
+// backward, so they sit beside the activations. Their size is the run's
+// DeepSpeed config: only a harness whose config ships with its scripts has
+// one here; another adds nothing (not modelled: HF's "auto" fills
+// hidden_size^2, DeepSpeed's own default is 5e8 with overlap_comm off).
+double zero_backward_buckets(const Workload& w) {
+    if (!w.trains() || w.parallel == Parallel::Zero3 || w.parallel == Parallel::Fsdp ||
+        w.train_offload != TrainOffload::None || !train_dtypes(w).deepspeed)
+        return 0.0;
+    double elements = 0;
+    int buffers = 0;
+    switch (w.harness) {
+        case Harness::QwenFinetune:
+            // finetune/ds_config_zero2.json (QwenLM/Qwen 2df8e8a), used by
+            // finetune_qlora_single_gpu.sh and finetune_lora_ds.sh:
+            // reduce_bucket_size 2e8, contiguous_gradients and overlap_comm
+            // true. Its full fine-tunes (finetune_ds.sh) run ZeRO-3 instead.
+            if (!w.uses_lora()) return 0.0;
+            elements = 2e8;
+            buffers = 2;
+            break;
+        default:
+            return 0.0;
+    }
+    return elements * buffers * dtype_bytes(w.precision);
+}
 }  // namespace
 
 // What one GPU of a multi-GPU plan holds. Returns the divisor of the paged
 // optimizer state (it is sharded wherever the optimizer state is).
 double shard(const Workload& w, const Params& p, double trainable, Components& c) {
+    c.workspace += zero_backward_buckets(w);  // per GPU, on one GPU too
     if (w.gpus <= 1) return 1.0;
     if (w.trains() && w.layout.splits_model()) return shard_layout(w, p, trainable, c);
     const double n = static_cast<double>(w.gpus);

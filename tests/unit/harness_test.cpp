@@ -114,3 +114,23 @@ TEST_CASE("Unsloth's fused LoRA kernels save less than PEFT's layers") {
     };
     CHECK(acts("unsloth") < acts("hf"));
 }
+
+TEST_CASE(
+    "DeepSpeed ZeRO-2 allocates its gradient buckets at every backward, sized by its config") {
+    // Qwen-1's finetune_qlora_single_gpu.sh runs DeepSpeed with
+    // ds_config_zero2.json: contiguous_gradients and overlap_comm, so two
+    // buffers of reduce_bucket_size = 2e8 elements in fp16 (stage_1_and_2.py
+    // backward), 8e8 bytes whatever the model or the batch. The hf harness
+    // runs no DeepSpeed engine on one GPU: no buckets.
+    const auto workspace = [](const char* harness, const char* batch) {
+        return bytes(
+            estimate_memory(
+                toy({{Field::Method, "qlora"}, {Field::Harness, harness}, {Field::Batch, batch}})),
+            &Components::workspace);
+    };
+    const double qwen = workspace("qwen-finetune", "1");
+    const double hf = workspace("hf", "1");
+    CHECK(qwen - hf == Approx(2 * 2e8 * 2).margin(1e6));
+    CHECK(hf < 1e6);
+    CHECK(workspace("qwen-finetune", "8") == Approx(qwen).margin(1e6));
+}
