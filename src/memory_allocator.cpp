@@ -41,19 +41,15 @@ void CachingAllocator::insert_free(int b) {
     const Block& blk = blocks_[static_cast<std::size_t>(b)];
     FreeList& free = pool(blk.small);
     const Key key{blk.size, blk.address, b};
-    const auto at = std::lower_bound(free.begin(), free.end(), key);
-    if (at != free.end() && *at == key) return;
-    free.insert(at, key);
-    if (whole_segment(blk)) whole_free_ += blk.size;
+    if (free.insert(key).second && whole_segment(blk)) whole_free_ += blk.size;
 }
 
 void CachingAllocator::erase_free(int b) {
     const Block& blk = blocks_[static_cast<std::size_t>(b)];
     FreeList& free = pool(blk.small);
     const Key key{blk.size, blk.address, b};
-    const auto at = std::lower_bound(free.begin(), free.end(), key);
-    if (at == free.end() || !(*at == key)) return;
-    erase_at(free, at);
+    const auto at = free.find(key);
+    if (at != free.end()) erase_at(free, at);
 }
 
 void CachingAllocator::erase_at(FreeList& free, FreeList::iterator at) {
@@ -88,8 +84,7 @@ int CachingAllocator::allocate(double bytes) {
     const bool small = size <= kSmallSize;
     FreeList& free = pool(small);
     int b = -1;
-    if (const auto it = std::lower_bound(free.begin(), free.end(), Key{size, 0, -1});
-        it != free.end()) {
+    if (const auto it = free.lower_bound(Key{size, 0, -1}); it != free.end()) {
         b = it->block;
         erase_at(free, it);
     } else if (expandable_ && !small) {
