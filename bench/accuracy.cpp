@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
     pairs_report(dir, presets);
     examples_report(dir, presets);
     summary_report(dir, write_before);
+    group_sources_report();
     if (all_rows) {
         std::cout << "\n## Every row\n\n| id | inputs | measured GiB | component GiB | error "
                      "|\n|---|---|---|---|---|\n";

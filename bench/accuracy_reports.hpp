@@ -29,6 +29,8 @@ void runtime_report(const std::string& dir, const std::vector<ModelPreset>& pres
 void pairs_report(const std::string& dir, const std::vector<ModelPreset>& presets);
 void examples_report(const std::string& dir, const std::vector<ModelPreset>& presets);
 void summary_report(const std::string& dir, const std::string& write_before);
+// Each speed group's rows by source (accuracy_groups.cpp), after summary_report.
+void group_sources_report();
 void attainable_report(const std::string& dir);
 void write_attainable(const std::string& path);
 void write_engines(const std::string& path);
