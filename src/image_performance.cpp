@@ -103,11 +103,10 @@ Dequant dequant_traffic(const Quant& q) {
     const double packed = q.bits_per_weight(false) / 8.0;
     switch (q.family()) {
         // diffusers' layerwise casting and ComfyUI without --fast upcast an
-        // FP8 weight to the compute dtype in every forward: read 1, write 2.
+        // FP8 weight to the compute dtype in every forward (read 1, write 2);
+        // bitsandbytes dequantises a 4-bit weight in one kernel (the packed
+        // read and the 16-bit write).
         case QuantFamily::Fp8:
-            return {packed + 2.0, 1.0};
-        // bitsandbytes dequantises a 4-bit weight in one kernel: the packed
-        // read and the 16-bit write.
         case QuantFamily::Bnb4:
             return {packed + 2.0, 1.0};
         case QuantFamily::Gguf:

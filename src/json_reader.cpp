@@ -40,8 +40,8 @@ namespace {
 // A cheap summary of a key for ObjectReader's absent-key test.
 std::uint64_t key_bit(std::string_view key) {
     if (key.empty()) return 1;
-    const auto first = static_cast<unsigned char>(key.front());
-    const auto last = static_cast<unsigned char>(key.back());
+    const std::uint64_t first = static_cast<unsigned char>(key.front());
+    const std::uint64_t last = static_cast<unsigned char>(key.back());
     return std::uint64_t{1} << ((key.size() * 7U + first * 3U + last) & 63U);
 }
 
