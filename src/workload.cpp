@@ -329,9 +329,6 @@ void Resolver::formats() {
                                      in_.model_file->quantization, q.from()));
 }
 
-// Every workload field given for a workload it does not apply to is an
-// error naming the field and the fix: one check over the table, so no
-// field can be forgotten.
 // The engine that downloads a named model in a format of its own (Ollama's
 // library tags are Q4_K_M files), where that decides the weights: inference
 // of a preset or a size, no checkpoint format, not an embedding model (whose
@@ -346,6 +343,9 @@ const Engine* Resolver::downloads_quantized() const {
     return e.default_quant.empty() ? nullptr : &e;
 }
 
+// Every workload field given for a workload it does not apply to is an
+// error naming the field and the fix: one check over the table, so no
+// field can be forgotten.
 void Resolver::applicability() {
     const bool training = w_.trains();
     for (const FieldSpec& s : field_specs()) {
