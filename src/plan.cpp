@@ -245,23 +245,22 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         rec.reasons.push_back(fmt::format(
             "{} nodes of {} x {} on {}{}", rec.nodes, count / rec.nodes, gpu.id, rec.network->name,
             options.network ? "" : " (assumed; --network to choose the fabric)"));
-    // Serving on a board bought whole: its other GPUs run more copies of the
-    // plan, so its value counts every copy the board holds (a job's other
-    // GPUs run other jobs, which the plan does not time).
+    // Serving on a board bought whole: its other GPUs could run more copies
+    // of the plan. Value counts the load asked for (--batch, --users), as it
+    // does for a single card whose spare batch it does not count either, so
+    // a board bought for one user's load is priced as that; the copies are
+    // said, and --users sizes a load that fills them.
     rec.replicas =
         !w.trains() && !options.rent && bought > count && rec.placement.empty() && count > 0
             ? bought / count
             : 1;
-    const auto replicas = static_cast<double>(rec.replicas);
-    // The board's price is spread over every copy's tokens.
-    if (rec.replicas > 1 && rec.performance.usd_per_million_tokens)
-        *rec.performance.usd_per_million_tokens /= replicas;
     if (describe && bought > count && !options.rent)
         rec.warnings.push_back(fmt::format(
             "{} is sold with {} GPUs: the price counts {}, the plan uses {} ({}){}",
             rec.platform->name, bought, bought, count,
-            replicas > 1
-                ? fmt::format("value counts the {:.0f} copies of the plan the board runs", replicas)
+            rec.replicas > 1
+                ? fmt::format("the others could run {} more copies of it: --users for that load",
+                              rec.replicas - 1)
                 : std::string("the rest can run other jobs"),
             rental ? fmt::format("; or rent {} at ${:.2f}/h (--rent)", count, rec.rent_usd_per_hour)
                    : std::string()));
@@ -283,7 +282,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
             // expected tokens per dollar of rent.
             rec.score = options.rent
                             ? safe_ratio(speed * risk * 3600.0, rented_hourly(rec, options))
-                            : safe_ratio(speed * replicas * risk, rec.total_usd) * 1000.0;
+                            : safe_ratio(speed * risk, rec.total_usd) * 1000.0;
             break;
         case RankBy::Speed:
             rec.score = speed;
@@ -328,7 +327,7 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         if (const auto days = rec.performance.days)
             why += *days >= 1.0 ? fmt::format(", {:.0f} days", *days)
                                 : fmt::format(", {:.1f} hours", *rec.performance.job_hours);
-        const double per_k = safe_ratio(speed * replicas, rec.total_usd) * 1000.0;
+        const double per_k = safe_ratio(speed, rec.total_usd) * 1000.0;
         const double hourly = rented_hourly(rec, options);
         if (options.rent && hourly > 0) {
             why += fmt::format(", rented at ${:.2f}/h", hourly);
@@ -348,8 +347,6 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
         } else if (options.rank_by == RankBy::Value && rec.total_usd > 0 && per_k > 0)
             why += w.is_image() ? fmt::format(", {:.3g} {} per $1k of system", per_k, unit)
                                 : fmt::format(", {:.1f} {} per $1k of system", per_k, unit);
-        if (replicas > 1 && options.rank_by == RankBy::Value && per_k > 0)
-            why += fmt::format(" ({:.0f} copies on the board)", replicas);
         if (rec.fit_chance < 0.995 && options.rank_by != RankBy::Speed &&
             options.rank_by != RankBy::Memory)
             why += fmt::format(" (x{:.2f}: a {:.0f} % chance the memory does not fit)",

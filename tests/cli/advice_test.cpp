@@ -82,7 +82,20 @@ TEST_CASE("advice: serving a 70B on datacenter parts ranks priced H100/H200/MI30
                 known_part = known_part || id.find(part) != std::string::npos;
         }
         CHECK(known_part);
+        // One session's load: the first plan uses the GPUs it buys, not one
+        // module of an eight-GPU board whose other copies nobody asked for.
+        CHECK(top3.front().at("replicas") == 1);
     }
+    // A load that fills a board (--users) lets its speed earn its price:
+    // some plan among the top three is a datacenter board or module.
+    const json load = answer(
+        {"--model", "llama-3.1-70b", "--quant", "fp8", "--segment", "datacenter", "--users", "64"});
+    bool board = false;
+    for (const auto& r : fitting(load, 3)) {
+        INFO(tag(r));
+        board = board || r.at("form") == "module";
+    }
+    CHECK(board);
     // The task's floors follow the fact-checked figures: its own pick fits.
     const json task = answer({"--task", "serve-70b"});
     CHECK(task.at("document_pick").at("fits") == true);
