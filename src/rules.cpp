@@ -546,18 +546,30 @@ std::vector<Rule> make_registry() {
                          "multi-backend docs): expect "
                          "missing kernels");
                  }});
-    r.push_back(
-        {"unified-memory", RuleKind::Warn, "the GPU shares its memory with the CPU",
-         [](const PlanContext& c, const RuleData&) -> Hit {
-             if (!c.gpu.shares_host_memory()) return std::nullopt;
-             return fire(c, [&] {
-                 return std::string(
-                     c.gpu.is_apple()
-                         ? "unified memory shared with the CPU: macOS lets the GPU wire about "
-                           "75 % of it by default, and CUDA-only libraries do not run"
-                         : "memory shared with the CPU cores of the APU");
-             });
-         }});
+    r.push_back({"unified-memory", RuleKind::Warn, "the GPU shares its memory with the CPU",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     if (!c.gpu.shares_host_memory()) return std::nullopt;
+                     return fire(c, [&] {
+                         std::string out =
+                             c.gpu.is_apple()
+                                 ? "unified memory shared with the CPU (CUDA-only libraries "
+                                   "do not run)"
+                                 : "memory shared with the CPU cores of the APU";
+                         // The GPU's share and the setting that moves it (catalog
+                         // `unified_pool`), so a tight plan says how to make room.
+                         if (const auto& u = c.gpu.unified_pool) {
+                             const double gib = static_cast<double>(c.gpu.memory_bytes) /
+                                                static_cast<double>(1ULL << 30U);
+                             out += fmt::format(": the GPU may use {:.0f} GiB of it by default",
+                                                gib * u->default_share);
+                             if (u->max_share && *u->max_share > u->default_share)
+                                 out += fmt::format(", up to {:.0f} GiB", gib * *u->max_share);
+                             if (!u->setting.empty())
+                                 out += fmt::format("; the setting: {}", u->setting);
+                         }
+                         return out;
+                     });
+                 }});
     r.push_back(
         {"no-price", RuleKind::Warn,
          "plans without a sourced price for their cards or the host they must buy rank after "

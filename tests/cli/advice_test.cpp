@@ -391,3 +391,26 @@ TEST_CASE(
     CHECK(ratio > 1.0);
     CHECK(ratio < 1.5);
 }
+
+TEST_CASE("advice: a unified-memory plan says the GPU's share and the setting that moves it") {
+    // DeepSeek-R1 Q4_K_M fills a 512 GB M3 Ultra's default GPU share: the
+    // answer names macOS's wired limit, the one setting that makes room.
+    const json mac =
+        gpuadvise_test::run_json({"check", "--model", "deepseek-r1", "--quant", "q4_k_m",
+                                  "--engine", "llama.cpp", "--gpu", "apple-m3-ultra-80c"},
+                                 {0, 1});
+    bool said = false;
+    for (const auto& w : mac.at("plan").at("warnings"))
+        said =
+            said || (w.get<std::string>().find("384 GiB of it by default") != std::string::npos &&
+                     w.get<std::string>().find("iogpu.wired_limit_mb") != std::string::npos);
+    CHECK(said);
+    // Strix Halo: the GTT budget by default and how far the kernel setting moves it.
+    const json apu = gpuadvise_test::run_json(
+        {"check", "--model", "gpt-oss-120b", "--gpu", "ryzen-ai-max-plus-395-128gb"}, {0, 1});
+    bool gtt = false;
+    for (const auto& w : apu.at("plan").at("warnings"))
+        gtt = gtt || (w.get<std::string>().find("up to 96 GiB") != std::string::npos &&
+                      w.get<std::string>().find("amdgpu.gttsize") != std::string::npos);
+    CHECK(gtt);
+}
