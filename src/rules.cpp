@@ -558,12 +558,11 @@ std::vector<Rule> make_registry() {
                          // The GPU's share and the setting that moves it (catalog
                          // `unified_pool`), so a tight plan says how to make room.
                          if (const auto& u = c.gpu.unified_pool) {
-                             const double gib = static_cast<double>(c.gpu.memory_bytes) /
-                                                static_cast<double>(1ULL << 30U);
+                             const double total = gib(c.gpu.memory_bytes);
                              out += fmt::format(": the GPU may use {:.0f} GiB of it by default",
-                                                gib * u->default_share);
+                                                total * u->default_share);
                              if (u->max_share && *u->max_share > u->default_share)
-                                 out += fmt::format(", up to {:.0f} GiB", gib * *u->max_share);
+                                 out += fmt::format(", up to {:.0f} GiB", total * *u->max_share);
                              if (!u->setting.empty())
                                  out += fmt::format("; the setting: {}", u->setting);
                          }
