@@ -161,6 +161,11 @@ std::int64_t latent_frames(const DiffusionModel& d, std::int64_t frames) {
     return 1 + std::max<std::int64_t>(frames - 1, 0) / d.video->temporal_downsample;
 }
 
+double latent_positions(const DiffusionModel& d, std::int64_t width, std::int64_t height) {
+    return static_cast<double>(std::max<std::int64_t>(width / d.downsample, 1)) *
+           static_cast<double>(std::max<std::int64_t>(height / d.downsample, 1));
+}
+
 std::int64_t image_tokens(const DiffusionModel& d, std::int64_t width, std::int64_t height,
                           std::int64_t frames) {
     const std::int64_t step = d.downsample * (d.denoiser == DenoiserKind::Dit ? d.patch : 1);
@@ -220,8 +225,7 @@ double attention_score_elements(const DiffusionModel& d, std::int64_t width, std
         const double per_head = d.joint_attention ? (n + t) * (n + t) : n * n + n * t;
         return static_cast<double>(d.blocks) * static_cast<double>(d.heads) * per_head;
     }
-    double tokens = static_cast<double>(std::max<std::int64_t>(width / d.downsample, 1)) *
-                    static_cast<double>(std::max<std::int64_t>(height / d.downsample, 1));
+    double tokens = latent_positions(d, width, height);
     double e = 0;
     for (std::size_t l = 0; l < d.attention_layers.size(); ++l) {
         e += static_cast<double>(d.attention_layers[l]) * static_cast<double>(d.level_heads[l]) *
@@ -240,8 +244,7 @@ double vae_decode_flops(const DiffusionModel& d, std::int64_t width, std::int64_
     // small at these sizes and left out.
     const auto& ch = d.vae_channels;
     const std::size_t levels = ch.size();
-    const double latent = static_cast<double>(std::max<std::int64_t>(width / d.downsample, 1)) *
-                          static_cast<double>(std::max<std::int64_t>(height / d.downsample, 1));
+    const double latent = latent_positions(d, width, height);
     const double top = static_cast<double>(ch.back());
     double f = conv3(static_cast<double>(d.latent_channels), top, latent);
     f += 4.0 * conv3(top, top, latent);  // mid block: two resnets

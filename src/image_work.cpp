@@ -51,8 +51,7 @@ DenoiserWork unet_work(const DiffusionModel& d, std::int64_t width, std::int64_t
     DenoiserWork work;
     const auto& ch = d.unet_channels;
     const std::size_t levels = ch.size();
-    const double latent = static_cast<double>(std::max<std::int64_t>(width / d.downsample, 1)) *
-                          static_cast<double>(std::max<std::int64_t>(height / d.downsample, 1));
+    const double latent = latent_positions(d, width, height);
     const double text = static_cast<double>(text_tokens(d));
     const auto c = [&](std::size_t l) { return static_cast<double>(ch[l]); };
     for (std::size_t l = 0; l < levels; ++l) {
@@ -223,8 +222,7 @@ double vae_decode_elementwise(const DiffusionModel& d, std::int64_t width, std::
     // upsampling (5), at the resolutions vae_decode_flops walks.
     const auto& ch = d.vae_channels;
     const std::size_t levels = ch.size();
-    const double latent = static_cast<double>(std::max<std::int64_t>(width / d.downsample, 1)) *
-                          static_cast<double>(std::max<std::int64_t>(height / d.downsample, 1));
+    const double latent = latent_positions(d, width, height);
     double e = 2.0 * 13.0 * static_cast<double>(ch.back()) * latent;  // the mid block
     for (std::size_t k = 0; k < levels; ++k) {
         const double c = static_cast<double>(ch[levels - 1 - k]);

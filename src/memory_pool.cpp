@@ -72,6 +72,12 @@ std::vector<Matrix> layer_matrices(const Architecture& a) {
     return m;
 }
 
+double layer_params(const std::vector<Matrix>& mats) {
+    double p = 0;
+    for (const Matrix& m : mats) p += m.params();
+    return p;
+}
+
 class Trace {
   public:
     Trace(const Workload& w, std::int64_t layers)
@@ -79,7 +85,9 @@ class Trace {
           d_(train_dtypes(w)),
           alloc_(w.expandable_segments),
           layers_(layers),
-          mats_(layer_matrices(w.model.arch)) {}
+          mats_(layer_matrices(w.model.arch)),
+          unit_(layer_params(mats_)),
+          per_token_(layer_saved_per_token(w)) {}
 
     AllocatorPool pool() {
         load();
@@ -116,18 +124,15 @@ class Trace {
     void load() {
         const Architecture& arch = w_.model.arch;
         const double h = static_cast<double>(arch.hidden), v = static_cast<double>(arch.vocab);
-        const std::vector<Matrix>& mats = mats_;
-        double unit = 0;
-        for (const Matrix& m : mats) unit += m.params();
         for (std::int64_t l = 0; l < layers_; ++l) {
             if (sharded() && n() > 1) {
                 // One flat shard per unit (FSDP FlatParameter, ZeRO-3 partition).
-                keep_.push_back(a(stored(unit) / n()));
+                keep_.push_back(a(stored(unit_) / n()));
             } else {
-                for (const Matrix& m : mats) load_matrix(m.params());
+                for (const Matrix& m : mats_) load_matrix(m.params());
             }
             if (w_.uses_lora())
-                for (const Matrix& m : mats)
+                for (const Matrix& m : mats_)
                     if (w_.targets(m.target)) {
                         const double r = static_cast<double>(w_.lora_rank);
                         keep_.push_back(a(r * m.in * d_.lora));   // lora_A
@@ -177,13 +182,10 @@ class Trace {
     void step(double tokens) {
         const Architecture& arch = w_.model.arch;
         const double h = static_cast<double>(arch.hidden);
-        const std::vector<double> per_token = layer_saved_per_token(w_);
         const double temps = layer_temporaries_per_token(w_, d_) * tokens;
         const bool ckpt = w_.ckpt_mode != CkptMode::None;
         const double input = tokens * h * d_.resid;
-        double unit = 0;
-        for (const Matrix& m : mats_) unit += m.params();
-        const double gathered = (w_.quant.none() ? d_.act * unit : stored(unit));
+        const double gathered = w_.quant.none() ? d_.act * unit_ : stored(unit_);
         std::vector<std::vector<int>> saved(static_cast<std::size_t>(layers_));
         int gather = -1;
         // Forward.
@@ -209,7 +211,7 @@ class Trace {
                     f(saved[static_cast<std::size_t>(l - 2)]);
                 s.push_back(a(input));
             } else {
-                for (const double b : per_token) {
+                for (const double b : per_token_) {
                     const int dq = dequantised();
                     s.push_back(a(b * tokens));
                     f(dq);
@@ -236,7 +238,7 @@ class Trace {
             }
             std::vector<int> recompute;
             if (ckpt)
-                for (const double b : per_token) {
+                for (const double b : per_token_) {
                     const int dq = dequantised();
                     recompute.push_back(a(b * tokens));
                     f(dq);
@@ -250,8 +252,8 @@ class Trace {
             grad_in = out;
             if (full()) {
                 if (sharded() && n() > 1) {
-                    const int unsharded = a(d_.act * unit);
-                    grads.push_back(a(stored(unit) / n()));
+                    const int unsharded = a(d_.act * unit_);
+                    grads.push_back(a(stored(unit_) / n()));
                     f(unsharded);
                 } else {
                     for (const Matrix& m : mats_) grads.push_back(a(stored(m.params())));
@@ -281,11 +283,10 @@ class Trace {
     // gradients.
     void optimizer_step(std::vector<int>& grads) {
         if (full() && !state_made_) {
-            const double bytes_per = w_.optimizer == Optimizer::AdamW ? 2.0 : 0.0;
+            const int moments = w_.optimizer == Optimizer::AdamW ? 2 : 0;
             for (std::int64_t l = 0; l < layers_; ++l)
                 for (const Matrix& m : mats_)
-                    for (int k = 0; k < static_cast<int>(bytes_per); ++k)
-                        keep_.push_back(a(stored(m.params()) / n()));
+                    for (int k = 0; k < moments; ++k) keep_.push_back(a(stored(m.params()) / n()));
         }
         state_made_ = true;
         if (full() && w_.optimizer == Optimizer::AdamW &&
@@ -302,7 +303,9 @@ class Trace {
     TrainDtypes d_;
     CachingAllocator alloc_;
     std::int64_t layers_;
-    std::vector<Matrix> mats_;  // one layer's weight matrices
+    std::vector<Matrix> mats_;       // one layer's weight matrices
+    double unit_;                    // their parameters
+    std::vector<double> per_token_;  // what a layer saves for backward, bytes a token
     std::vector<int> keep_;
     bool state_made_ = false;
     std::size_t next_matrix_ = 0;

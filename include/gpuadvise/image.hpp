@@ -132,6 +132,8 @@ ImageModel image_model_from_json(json::Value value, ImageFamily kind, std::strin
 // Latent frames of a clip of `frames` frames: 1 + (frames - 1) /
 // temporal_downsample for a video model, 1 for an image model.
 std::int64_t latent_frames(const DiffusionModel& d, std::int64_t frames);
+// Positions of one latent frame (the VAE's grid, before a DiT's patches).
+double latent_positions(const DiffusionModel& d, std::int64_t width, std::int64_t height);
 
 // Tokens the denoiser attends over for one latent of `width` x `height`
 // pixels (the latent's patches; of every latent frame of a clip of `frames`
