@@ -234,12 +234,10 @@ std::string narrow_scope(
         return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
     };
     if (!record.metric) return "";
-    std::string why;
-    const double full_factor = record.memory_factor, full_static = record.static_factor;
-    for (const CalibrationScope scope :
-         {CalibrationScope::Harness, CalibrationScope::Model, CalibrationScope::Run}) {
-        record.scope = scope;
-        std::vector<double> before, after;
+    // The error of each run in the file that `record` reaches, before and
+    // with its correction (scaled by the weight it carries to that run).
+    const auto errors = [&](std::vector<double>* before) {
+        std::vector<double> after;
         for (std::size_t i = 0; i < existing.size(); ++i) {
             const CalibrationRecord& e = existing[i];
             if (!e.metric || !(e.measured_bytes > 0)) continue;
@@ -251,9 +249,20 @@ std::string narrow_scope(
                 corrected_estimate
                     ? corrected_estimate(record, i)
                     : e.estimated_bytes * std::exp(weight * std::log(record.memory_factor));
-            before.push_back(std::fabs(e.estimated_bytes - e.measured_bytes) / e.measured_bytes);
+            if (before)
+                before->push_back(std::fabs(e.estimated_bytes - e.measured_bytes) /
+                                  e.measured_bytes);
             after.push_back(std::fabs(corrected - e.measured_bytes) / e.measured_bytes);
         }
+        return after;
+    };
+    std::string why;
+    const double full_factor = record.memory_factor, full_static = record.static_factor;
+    for (const CalibrationScope scope :
+         {CalibrationScope::Harness, CalibrationScope::Model, CalibrationScope::Run}) {
+        record.scope = scope;
+        std::vector<double> before;
+        const std::vector<double> after = errors(&before);
         if (before.empty() || (quantile(after, 0.5) <= quantile(before, 0.5) &&
                                quantile(after, 0.9) <= quantile(before, 0.9)))
             return why;
@@ -264,16 +273,7 @@ std::string narrow_scope(
             for (const double keep : {0.75, 0.5, 0.25, 0.0}) {
                 record.memory_factor = std::exp(keep * std::log(full_factor));
                 if (full_static > 0) record.static_factor = std::exp(keep * std::log(full_static));
-                std::vector<double> softened;
-                for (std::size_t i = 0; i < existing.size(); ++i) {
-                    const CalibrationRecord& e = existing[i];
-                    if (!e.metric || !(e.measured_bytes > 0) ||
-                        calibration_weight(record, e.key, {e.batch, e.seq, e.flash_attn}) == 0)
-                        continue;
-                    const double c = corrected_estimate ? corrected_estimate(record, i)
-                                                        : e.estimated_bytes * record.memory_factor;
-                    softened.push_back(std::fabs(c - e.measured_bytes) / e.measured_bytes);
-                }
+                const std::vector<double> softened = errors(nullptr);
                 if (quantile(softened, 0.5) <= quantile(before, 0.5) &&
                     quantile(softened, 0.9) <= quantile(before, 0.9))
                     break;
