@@ -38,23 +38,18 @@ std::uint64_t segment_size(std::uint64_t size) {
 }  // namespace
 
 void CachingAllocator::insert_free(int b) {
-    const Block& blk = blocks_[static_cast<std::size_t>(b)];
-    FreeList& free = pool(blk.small);
-    const Key key{blk.size, blk.address, b};
-    if (free.insert(key).second && whole_segment(blk)) whole_free_ += blk.size;
+    Block& blk = blocks_[static_cast<std::size_t>(b)];
+    if (blk.free) return;
+    blk.at = pool(blk.small).insert(Key{blk.size, blk.address, b}).first;
+    blk.free = true;
+    if (whole_segment(blk)) whole_free_ += blk.size;
 }
 
 void CachingAllocator::erase_free(int b) {
-    const Block& blk = blocks_[static_cast<std::size_t>(b)];
-    FreeList& free = pool(blk.small);
-    const Key key{blk.size, blk.address, b};
-    const auto at = free.find(key);
-    if (at != free.end()) erase_at(free, at);
-}
-
-void CachingAllocator::erase_at(FreeList& free, FreeList::iterator at) {
-    const Block& blk = blocks_[static_cast<std::size_t>(at->block)];
-    free.erase(at);
+    Block& blk = blocks_[static_cast<std::size_t>(b)];
+    if (!blk.free) return;
+    pool(blk.small).erase(blk.at);
+    blk.free = false;
     if (whole_segment(blk)) whole_free_ -= blk.size;
 }
 
@@ -86,7 +81,7 @@ int CachingAllocator::allocate(double bytes) {
     int b = -1;
     if (const auto it = free.lower_bound(Key{size, 0, -1}); it != free.end()) {
         b = it->block;
-        erase_at(free, it);
+        erase_free(b);
     } else if (expandable_ && !small) {
         // One growing segment: extend the free block at its end, or map new
         // pages after the last block.

@@ -41,11 +41,6 @@ class CachingAllocator {
     double peak_pinned() const { return static_cast<double>(peak_pinned_); }
 
   private:
-    struct Block {
-        std::uint64_t address = 0, size = 0;
-        bool small = false, allocated = false, live = true;
-        int prev = -1, next = -1;  // neighbours in the segment
-    };
     // A free block in the allocator's order: size, then address (addresses
     // are unique, so the block index never decides the order).
     struct Key {
@@ -63,13 +58,19 @@ class CachingAllocator {
     // instructions for one `check` of a 70B), and a heap allocation per
     // node cost more than the rest of the replay.
     using FreeList = std::pmr::set<Key>;
+    struct Block {
+        std::uint64_t address = 0, size = 0;
+        bool small = false, allocated = false, live = true, free = false;
+        int prev = -1, next = -1;  // neighbours in the segment
+        FreeList::iterator at;     // its place in its pool's list, while free
+    };
     FreeList& pool(bool small) { return small ? free_small_ : free_large_; }
     int split(int b, std::uint64_t size);
     void merge(int into, int other);
-    // The free lists, with the bytes of wholly free segments kept up to date.
+    // The free lists, with the bytes of wholly free segments kept up to date
+    // (a block keeps its place in its list: no search to take it out).
     void insert_free(int b);
     void erase_free(int b);
-    void erase_at(FreeList& free, FreeList::iterator at);
     bool whole_segment(const Block& b) const { return b.prev < 0 && b.next < 0; }
 
     bool expandable_;

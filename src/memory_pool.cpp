@@ -23,7 +23,10 @@
 // with it), and carrying the growth from 8 to 16 layers to a 70B's 80 moved
 // its pool by 5 GiB.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "memory_allocator.hpp"
@@ -78,30 +81,106 @@ double layer_params(const std::vector<Matrix>& mats) {
     return p;
 }
 
+// A run's allocator requests as a value: an allocation's handle is its
+// index among the allocations, so two runs that ask the same of the
+// allocator have equal Ops, whatever workload fields produced them.
+class Ops {
+  public:
+    // An 8B's run makes some 9,000 requests and releases; a 70B's, more.
+    Ops() { ops_.reserve(std::size_t{1} << 14); }
+    int allocate(double bytes) {
+        // Sizes are kept as their bits: equal requests, equal words.
+        push(std::bit_cast<std::uint64_t>(bytes > 0 ? bytes : 0.0));
+        return allocations_++;
+    }
+    void release(int handle) {
+        if (handle >= 0) push(kRelease | static_cast<std::uint64_t>(handle));
+    }
+    // The hash first: traces of one model share their loading's words, and
+    // a search's probes differ only after them.
+    bool operator==(const Ops&) const = default;
+
+    AllocatorPool replay(bool expandable) const {
+        CachingAllocator alloc(expandable);
+        std::vector<int> blocks;
+        blocks.reserve(static_cast<std::size_t>(allocations_));
+        for (const std::uint64_t op : ops_) {
+            if (op & kRelease)
+                alloc.release(blocks[static_cast<std::size_t>(op & ~kRelease)]);
+            else
+                blocks.push_back(alloc.allocate(std::bit_cast<double>(op)));
+        }
+        const double pinned = std::max(0.0, alloc.peak_pinned() - alloc.peak_allocated());
+        return {pinned, std::max(0.0, alloc.peak_reserved() - alloc.peak_allocated() - pinned)};
+    }
+
+  private:
+    // A non-negative double's sign bit is clear: set, the word is a release.
+    static constexpr std::uint64_t kRelease = 1ULL << 63;
+    void push(std::uint64_t op) {
+        ops_.push_back(op);
+        hash_ = (hash_ ^ op) * 0x100000001b3ULL;  // FNV-1a's prime, a word at a time
+    }
+    std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+    std::vector<std::uint64_t> ops_;
+    int allocations_ = 0;
+};
+
+// The replays this process made, newest last. The plans of one ranking ask
+// the allocator the same of many workloads (data parallel at any count is
+// one card's run; cards whose defaults change nothing the trace reads), and
+// a replay costs some 3 M instructions for an 8B. Keyed by the requests
+// themselves, so a hit is exact by construction. Bounded: a search over
+// contexts or batches makes new traces that never repeat.
+class ReplayMemo {
+  public:
+    AllocatorPool pool(Ops ops, bool expandable) {
+        {
+            const std::lock_guard lock(mutex_);
+            for (const Entry& e : entries_)
+                if (e.expandable == expandable && e.ops == ops) return e.pool;
+        }
+        const AllocatorPool pool = ops.replay(expandable);
+        const std::lock_guard lock(mutex_);
+        if (entries_.size() >= kEntries) entries_.erase(entries_.begin());
+        entries_.push_back({std::move(ops), expandable, pool});
+        return pool;
+    }
+
+  private:
+    static constexpr std::size_t kEntries = 16;
+    struct Entry {
+        Ops ops;
+        bool expandable = false;
+        AllocatorPool pool;
+    };
+    std::mutex mutex_;
+    std::vector<Entry> entries_;
+};
+
 class Trace {
   public:
     Trace(const Workload& w, std::int64_t layers)
         : w_(w),
           d_(train_dtypes(w)),
-          alloc_(w.expandable_segments),
           layers_(layers),
           mats_(layer_matrices(w.model.arch)),
           unit_(layer_params(mats_)),
           per_token_(layer_saved_per_token(w)) {}
 
-    AllocatorPool pool() {
+    // The run's requests and releases, in order.
+    Ops ops() && {
         load();
         const double tokens = static_cast<double>(w_.batch) * static_cast<double>(w_.seq);
         std::vector<double> steps{tokens, tokens};
         if (!w_.packing) steps = {tokens / 2.0, tokens * 3.0 / 4.0, tokens * 7.0 / 8.0, tokens};
         for (const double t : steps) step(t);
-        const double pinned = std::max(0.0, alloc_.peak_pinned() - alloc_.peak_allocated());
-        return {pinned, std::max(0.0, alloc_.peak_reserved() - alloc_.peak_allocated() - pinned)};
+        return std::move(ops_);
     }
 
   private:
-    int a(double bytes) { return alloc_.allocate(bytes); }
-    void f(int h) { alloc_.release(h); }
+    int a(double bytes) { return ops_.allocate(bytes); }
+    void f(int h) { ops_.release(h); }
     void f(std::vector<int>& hs) {
         for (const int h : hs) f(h);
         hs.clear();
@@ -186,7 +265,9 @@ class Trace {
         const bool ckpt = w_.ckpt_mode != CkptMode::None;
         const double input = tokens * h * d_.resid;
         const double gathered = w_.quant.none() ? d_.act * unit_ : stored(unit_);
-        std::vector<std::vector<int>> saved(static_cast<std::size_t>(layers_));
+        // The step's handle lists are members: their storage serves every step.
+        auto& saved = saved_;
+        saved.resize(static_cast<std::size_t>(layers_));
         int gather = -1;
         // Forward.
         for (std::int64_t l = 0; l < layers_; ++l) {
@@ -222,13 +303,13 @@ class Trace {
         }
         if (gather >= 0) f(gather), gather = -1;
         // The loss.
-        std::vector<int> loss;
+        auto& loss = loss_;
         for (const TensorGroup& g : loss_tensors(w_, tokens))
             for (int k = 0; k < static_cast<int>(g.count); ++k) loss.push_back(a(g.bytes));
         // Backward, layer by layer in reverse, after the loss's tensors.
         int grad_in = a(input);
         f(loss);
-        std::vector<int> grads;
+        auto& grads = grads_;
         for (std::int64_t l = layers_ - 1; l >= 0; --l) {
             auto& s = saved[static_cast<std::size_t>(l)];
             if (sharded() && n() > 1) {
@@ -236,7 +317,7 @@ class Trace {
                 if (gather >= 0) f(gather);
                 gather = next;
             }
-            std::vector<int> recompute;
+            auto& recompute = recompute_;
             if (ckpt)
                 for (const double b : per_token_) {
                     const int dq = dequantised();
@@ -301,12 +382,14 @@ class Trace {
 
     const Workload& w_;
     TrainDtypes d_;
-    CachingAllocator alloc_;
+    Ops ops_;
     std::int64_t layers_;
     std::vector<Matrix> mats_;       // one layer's weight matrices
     double unit_;                    // their parameters
     std::vector<double> per_token_;  // what a layer saves for backward, bytes a token
     std::vector<int> keep_;
+    std::vector<std::vector<int>> saved_;  // a layer's saved tensors
+    std::vector<int> loss_, grads_, recompute_;
     bool state_made_ = false;
     std::size_t next_matrix_ = 0;
 };
@@ -322,7 +405,9 @@ AllocatorPool allocator_pool(const Workload& w, double allocated) {
     if (w.is_image() || (w.gpus > 1 && w.layout.splits_model()) ||
         w.train_offload != TrainOffload::None)
         return {};
-    return Trace(w, std::max<std::int64_t>(w.model.arch.total_layers(), 1)).pool();
+    static ReplayMemo memo;
+    return memo.pool(Trace(w, std::max<std::int64_t>(w.model.arch.total_layers(), 1)).ops(),
+                     w.expandable_segments);
 }
 
 }  // namespace gpuadvise::memory_detail
