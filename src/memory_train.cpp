@@ -359,6 +359,19 @@ double loss_bytes_per_logit(const Workload& w) {
     return act + 12.0 + act;
 }
 
+// A training loop that keeps the previous step's logits until the next
+// forward returns, and through their grad_fn that step's autograd graph:
+// litgpt's fit() (finetune/lora.py, 8641822b and d7d93a53: `logits =
+// model(input_ids, lm_head_chunk_size=128)` rebinds them only then).
+// Backward released the graph's saved tensors (SavedVariable), not the
+// tensors a custom autograd.Function keeps as ctx attributes. The Hugging
+// Face Trainer's training_step returns loss.detach(), freeing its graph.
+namespace {
+bool keeps_previous_graph(const HarnessProfile& hp) {
+    return hp.id == Harness::Litgpt;
+}
+}  // namespace
+
 // Saved activations and the loss's logits of one micro-batch.
 void training_activations(const Workload& w, Components& c) {
     const Architecture& a = w.model.arch;
@@ -399,6 +412,22 @@ void training_activations(const Workload& w, Components& c) {
             c.activations = 2.0 * layer_input + per_layer;
             break;
     }
+    // A loop that keeps the previous step's logits (litgpt's fit) keeps that
+    // step's graph, and with it old bitsandbytes' ctx.tensors of every layer
+    // (backward released the graph's saved tensors, not ctx attributes),
+    // until this step's forward returns and the logits are rebound. At that
+    // moment the new logits sit beside the old ones, which is no more than
+    // the loss's own tensors take later (the chunked head's log-softmax, or
+    // a full loss's), so the excess over the step's peak is those inputs.
+    // Reentrant checkpointing's forward records no graph, and offloading
+    // hooks pack what is saved: neither keeps them. Consecutive batches of
+    // this shape (assumed for variable lengths too: a run whose batches
+    // reach the --seq cap meets two in a row).
+    const bool graph_keeps_inputs =
+        w.ckpt_mode == CkptMode::None ||
+        (w.ckpt_mode != CkptMode::Offload && !w.profile().reentrant_ckpt);
+    if (keeps_previous_graph(w.profile()) && graph_keeps_inputs)
+        c.activations += per_token.legacy * b * s * layers;
     c.logits =
         a.encoder_only ? 0.0 : b * s * static_cast<double>(a.vocab) * loss_bytes_per_logit(w);
     // With checkpointing the recomputed layer lives in backward, after the

@@ -97,6 +97,12 @@ TEST_CASE("bitsandbytes before 0.43.2 keeps each 4-bit layer's input, outside re
     CHECK(extra("hf", "full") == Approx(extra("hf", "none") / 2.0));
     CHECK(extra("trl", "full") == Approx(extra("trl", "none")));
     CHECK(extra("trl", "full") > 0);
+    // litgpt's fit() keeps the previous step's logits, and with them that
+    // step's graph and its ctx.tensors, through the next forward: twice
+    // every layer's inputs without checkpointing (2 layers x 2 steps), where
+    // reentrant checkpointing keeps only the recomputed layer's.
+    CHECK(extra("litgpt", "full") > 0);
+    CHECK(extra("litgpt", "none") == Approx(4.0 * extra("litgpt", "full")));
     CHECK_THROWS_AS(toy({{Field::Method, "qlora"}, {Field::Bitsandbytes, "0.41.x"}}), InputError);
     CHECK_THROWS_AS(toy({{Field::Method, "lora"}, {Field::Bitsandbytes, "0.41.1"}}), InputError);
     // 0.43.2 is the first release without the input.
