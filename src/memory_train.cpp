@@ -359,19 +359,6 @@ double loss_bytes_per_logit(const Workload& w) {
     return act + 12.0 + act;
 }
 
-// A training loop that keeps the previous step's logits until the next
-// forward returns, and through their grad_fn that step's autograd graph:
-// litgpt's fit() (finetune/lora.py, 8641822b and d7d93a53: `logits =
-// model(input_ids, lm_head_chunk_size=128)` rebinds them only then).
-// Backward released the graph's saved tensors (SavedVariable), not the
-// tensors a custom autograd.Function keeps as ctx attributes. The Hugging
-// Face Trainer's training_step returns loss.detach(), freeing its graph.
-namespace {
-bool keeps_previous_graph(const HarnessProfile& hp) {
-    return hp.id == Harness::Litgpt;
-}
-}  // namespace
-
 // Saved activations and the loss's logits of one micro-batch.
 void training_activations(const Workload& w, Components& c) {
     const Architecture& a = w.model.arch;
@@ -426,7 +413,7 @@ void training_activations(const Workload& w, Components& c) {
     const bool graph_keeps_inputs =
         w.ckpt_mode == CkptMode::None ||
         (w.ckpt_mode != CkptMode::Offload && !w.profile().reentrant_ckpt);
-    if (keeps_previous_graph(w.profile()) && graph_keeps_inputs)
+    if (w.profile().keeps_previous_graph && graph_keeps_inputs)
         c.activations += per_token.legacy * b * s * layers;
     c.logits =
         a.encoder_only ? 0.0 : b * s * static_cast<double>(a.vocab) * loss_bytes_per_logit(w);

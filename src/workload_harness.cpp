@@ -155,6 +155,8 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .fused_qkv = true,
      .fsdp_mixed_flat = true,
      .chunked_head_for_adapters = true,
+     // finetune/lora.py fit() (8641822b, Oct 2023; d7d93a53, Jul 2024).
+     .keeps_previous_graph = true,
      .source = "litgpt finetune/lora.py, lora.py, utils.py, model.py (8641822b, 4a9b7e62, HEAD); "
                "lightning fabric "
                "plugins/precision/bitsandbytes.py, strategies/fsdp.py"},

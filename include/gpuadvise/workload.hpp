@@ -274,6 +274,13 @@ struct HarnessProfile {
     // lm_head_chunk_size=128): the chunks' logits and log-softmax stay, the
     // gradient is one chunk's at a time.
     bool chunked_head_for_adapters = false;
+    // The training loop keeps the previous step's logits until the next
+    // forward returns, and through their grad_fn that step's autograd graph
+    // (litgpt's fit(): `logits = model(...)` rebinds them only then; the
+    // Hugging Face Trainer's training_step returns loss.detach()). Backward
+    // released the graph's saved tensors, not the tensors a custom
+    // autograd.Function keeps as ctx attributes (old bitsandbytes' inputs).
+    bool keeps_previous_graph = false;
     // DeepSpeed's fp16/bf16 engine: the module cast to 16-bit and run
     // without torch autocast (no fp32 weights or copies on the GPU).
     bool deepspeed_half = false;
