@@ -90,7 +90,7 @@ std::optional<Limits> plan_limits(const Workload& base, const Recommendation& re
         out.max_context_tokens -= out.max_context_tokens % chunks;
     out.context_capped_by_model = trained > 0 && out.max_context_tokens == trained;
     out.at_batch = base.batch;
-    out.at_context_tokens = base.trains() ? base.seq : base.prompt + base.gen;
+    out.at_context_tokens = base.seq;  // the KV cache's context (an engine's default included)
     out.max_batch = largest(1, kMaxLimitBatch, [&](std::int64_t b) {
         Workload w = plan;
         w.batch = b;

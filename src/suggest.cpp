@@ -288,7 +288,9 @@ class Search {
     }
     void context() {
         if (full() || !language()) return;
-        const std::int64_t total = w_.trains() ? w_.seq : w_.prompt + w_.gen;
+        // The KV cache's context: an engine's default (Ollama's num_ctx) when
+        // that is longer than the request.
+        const std::int64_t total = w_.seq;
         // The flags count text tokens; the images' (--images) join them.
         const std::int64_t asked = total - w_.images.tokens();
         // Contexts of at least kMinSuggestedContext; inference also holds --gen.

@@ -61,8 +61,7 @@ Workload Resolver::run() {
     w_.precision_given = r_.has(Field::Precision);
     w_.quant_given = r_.has(Field::Quant);
     w_.optimizer_given = r_.has(Field::Optimizer);
-    w_.context_given =
-        r_.has(Field::Seq) || r_.has(Field::Prompt) || r_.has(Field::Gen) || r_.has(Field::Context);
+    w_.context_given = r_.has(Field::Seq) || r_.has(Field::Context);
     if (task_is_fixed()) return fixed();
     model();
     if (w_.model.image) return image();

@@ -63,7 +63,11 @@ bool card_precision(Workload& w, std::span<const Gpu* const> cards, bool record)
 }
 
 // An engine's context by the box's memory when none was given (Ollama's
-// num_ctx by total VRAM), no longer than the model was trained for.
+// num_ctx by total VRAM), no longer than the model was trained for. The
+// engine sizes its KV cache for that context up front (llama.cpp's n_ctx),
+// so the memory is that context's; the conversation stays the prompt and
+// generation asked for (or assumed), and the speed is theirs: a 256k-token
+// num_ctx on a 48 GiB box is room, not a prompt every request fills.
 bool engine_context(Workload& w, std::span<const Gpu* const> cards, bool record) {
     if (w.trains() || !w.is_language() || w.embeds() || w.context_given || w.engine == nullptr ||
         w.engine->default_context.empty() || cards.empty())
@@ -84,17 +88,17 @@ bool engine_context(Workload& w, std::span<const Gpu* const> cards, bool record)
     const std::int64_t trained = w.model.arch.max_position;
     const bool capped = trained > 0 && tokens > trained;
     if (capped) tokens = trained;
+    // A conversation longer than the default needs its own num_ctx, which
+    // --emit writes: the context is then the conversation's.
+    tokens = std::max(tokens, w.prompt + w.gen);
     if (tokens == w.seq) return false;
-    // The resolver's split of a context: a quarter generated, at most 512.
-    w.gen = std::max<std::int64_t>(1, std::min<std::int64_t>(512, tokens / 4));
-    w.prompt = std::max<std::int64_t>(1, tokens - w.gen);
-    w.seq = w.prompt + w.gen;
+    w.seq = tokens;
     if (!record) return true;
     reassume(w, "seq=",
-             fmt::format("seq={} context (prompt {} + gen {}): {}'s default for {:.0f} GiB of "
-                         "GPU memory{}",
-                         w.seq, w.prompt, w.gen, w.engine->name, total_gib,
-                         capped ? ", cut to the model's trained context" : ""));
+             fmt::format("seq={} context, the KV cache's: {}'s default for {:.0f} GiB of GPU "
+                         "memory{} (speed at prompt {} + gen {} tokens)",
+                         w.seq, w.engine->name, total_gib,
+                         capped ? ", cut to the model's trained context" : "", w.prompt, w.gen));
     return true;
 }
 

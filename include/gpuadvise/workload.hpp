@@ -429,7 +429,9 @@ struct Workload {
     bool optimizer_in_backward = false;
     OptimizerImpl optimizer_impl = OptimizerImpl::Foreach;  // torch.optim's AdamW step
     std::int64_t batch = 1;
-    std::int64_t seq = 0;     // training: tokens per sequence; inference: prompt + generated
+    // training: tokens per sequence; inference: the context the KV cache holds, prompt +
+    // generated, or an engine's larger default context (Ollama's num_ctx) it allocates
+    std::int64_t seq = 0;
     std::int64_t prompt = 0;  // inference only
     std::int64_t gen = 0;     // inference only
     bool grad_ckpt = false;   // any checkpointing: ckpt_mode != None
@@ -484,7 +486,10 @@ struct Workload {
     bool precision_given = false;
     bool quant_given = false;
     bool optimizer_given = false;
-    bool context_given = false;  // --seq, --prompt, --gen or --context
+    // --seq or --context: the context is the user's, not an engine's default
+    // (--prompt and --gen say what a request holds, not what the engine
+    // allocates).
+    bool context_given = false;
     // "batch=4 (document §4 QLoRA recipe)": every value the user did not give.
     std::vector<std::string> assumed;
     // Accepted combinations worth a second look ("--gpus 1 ignores --parallel tp").

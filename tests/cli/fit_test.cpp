@@ -369,6 +369,24 @@ TEST_CASE("engine fact: Ollama's default context by VRAM and its reserve are app
     const json k = run_json({"estimate", "--model", "llama-3.1-8b", "--engine", "ollama", "--gpu",
                              "rtx-4090", "--seq", "8192"});
     CHECK(k.at("workload").at("seq") == 8192);
+    // The default context is room the engine allocates, not a prompt each
+    // request fills: on eight 24 GiB cards (256k tokens) the memory grows,
+    // the decode speed stays the assumed 4096-token conversation's.
+    const auto plan = [](std::vector<std::string> extra) {
+        std::vector<std::string> args{"check", "--model",  "llama-3.1-70b", "--engine", "ollama",
+                                      "--gpu", "rtx-4090", "--gpus",        "8"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run_json(args);
+    };
+    const json roomy = plan({});
+    const json exact = plan({"--seq", "4096"});
+    CHECK(roomy.at("workload").at("seq") == 131072);  // 262144 cut to the trained length
+    CHECK(roomy.at("workload").at("prompt") == 3584);
+    CHECK(roomy.at("plan").at("per_gpu_bytes").get<double>() >
+          exact.at("plan").at("per_gpu_bytes").get<double>() * 1.5);
+    const double roomy_tps = roomy.at("plan").at("performance").at("decode_tokens_per_s");
+    const double exact_tps = exact.at("plan").at("performance").at("decode_tokens_per_s");
+    CHECK(roomy_tps == Approx(exact_tps).epsilon(0.05));
 }
 
 TEST_CASE("engine fact: Ollama downloads a model named without a format as its Q4_K_M tag") {

@@ -208,9 +208,21 @@ TEST_CASE("card defaults: Ollama's context by total VRAM, cut to the trained len
     REQUIRE(w24.seq == 4096);
     CHECK(apply_card_defaults(w24, card("rtx-4090"), 1));  // 24 GiB: from 23 GiB up
     CHECK(w24.seq == 32768);
-    CHECK(w24.prompt + w24.gen == w24.seq);
+    // The KV cache is the default context's; the request stays the one assumed.
+    CHECK(w24.prompt == 3584);
+    CHECK(w24.gen == 512);
     CHECK(assumed(w24, "seq=32768 context"));
     CHECK(assumed(w24, "Ollama's default for 24 GiB"));
+    CHECK(assumed(w24, "speed at prompt 3584 + gen 512"));
+    // --prompt and --gen say what a request holds: the engine still allocates its default.
+    Workload asked = ollama({{Field::Prompt, "1000"}, {Field::Gen, "200"}});
+    CHECK(apply_card_defaults(asked, card("rtx-4090"), 1));
+    CHECK(asked.seq == 32768);
+    CHECK(asked.prompt == 1000);
+    // A request longer than the default sets the context (--emit writes it as num_ctx).
+    Workload longer = ollama({{Field::Prompt, "40000"}, {Field::Gen, "200"}});
+    CHECK_FALSE(apply_card_defaults(longer, card("rtx-4090"), 1));
+    CHECK(longer.seq == 40200);
     Workload w48 = ollama();  // two 24 GiB cards: 48 GiB, 262144, cut to 131072
     CHECK(apply_card_defaults(w48, card("rtx-4090"), 2));
     CHECK(w48.seq == 131072);
