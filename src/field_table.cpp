@@ -422,7 +422,8 @@ const std::vector<FieldSpec>& table() {
         {Field::Deadline, "--deadline", "", "deadline", FieldKind::Value, kRankGroup, "TIME",
          "A job (--tokens, --steps, ...) must finish within this: 30d, 720h, 6w; plans that "
          "finish later do not fit and the rest rank by cost",
-         "none: a job over a year ranks after every plan that finishes within one",
+         "none: a job longer than the long-job rule's max_days (120, data/rules.json) ranks "
+         "after every plan that finishes within it",
          Applies::Training},
         {Field::Vendor, "--vendor", "", "vendor", FieldKind::Value, kRankGroup, "VENDOR",
          "Only this vendor's cards", "", Applies::Always, false, false, choices_of<kVendors>},

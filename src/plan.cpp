@@ -360,8 +360,10 @@ void complete_plan(Recommendation& rec, const Workload& w, const RankOptions& op
                 rec.reasons.begin() + 1,
                 fmt::format("ranked after the plans {}: {}",
                             rec.standing != Standing::Late ? "whose speed and price are known"
-                            : late == "slow-output"        ? "that make a clip sooner"
-                                                           : "that finish within a year",
+                            : late == "slow-output"
+                                ? "that make a clip sooner"
+                                : fmt::format("that finish within {:.0f} days",
+                                              rule_data("long-job").get("max_days")),
                             rec.standing_why));
     }
     // A shown serving plan says what each of its sessions gets (JSON `load`).

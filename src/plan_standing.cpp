@@ -102,8 +102,7 @@ void set_standing(Recommendation& rec, const Workload& w, const RankOptions& opt
             late == "slow-output"
                 ? fmt::format("a clip takes {:.1f} hours",
                               rec.performance.seconds_per_clip.value_or(0.0) / 3600.0)
-                : fmt::format("the job takes {:.0f} days, more than a year",
-                              rec.performance.days.value_or(0.0));
+                : fmt::format("the job takes {:.0f} days", rec.performance.days.value_or(0.0));
     } else {
         rec.standing = Standing::Ranked;
         return;

@@ -98,7 +98,7 @@ bool ranks_before(const Recommendation& a, const Recommendation& b) {
         const double inf = std::numeric_limits<double>::infinity();
         switch (a.standing) {
             case Standing::Late:
-                // Jobs over a year: the one that finishes first; slow clips:
+                // Jobs over the long-job rule's days: the one that finishes first; slow clips:
                 // the one that makes its clip first.
                 if (a.performance.days != b.performance.days)
                     return a.performance.days.value_or(inf) < b.performance.days.value_or(inf);
@@ -189,7 +189,8 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             }
             // The smallest fitting plan wins; a larger one when ranking by
             // speed and it is clearly faster, or when the smaller one's job
-            // takes more than a year (the first on time wins, else the fastest).
+            // takes longer than the long-job rule allows (the first on time wins, else the
+            // fastest).
             if (!best) {
                 best = std::move(rec);
                 if (options.rank_by != RankBy::Speed && best->standing != Standing::Late) break;

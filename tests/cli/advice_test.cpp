@@ -101,13 +101,14 @@ TEST_CASE("advice: serving a 70B on datacenter parts ranks priced H100/H200/MI30
     CHECK(task.at("document_pick").at("fits") == true);
 }
 
-TEST_CASE("advice: a 70B pre-training run on up to 64 GPUs: no plan over a year first, days said") {
+TEST_CASE(
+    "advice: a 70B pre-training run on up to 64 GPUs: no plan over 120 days first, days said") {
     const json doc = answer({"--model", "70B", "--method", "full", "--max-gpus", "64", "--tokens",
                              "1T", "--top", "20"});
     check_order(doc);
     const auto top3 = fitting(doc, 3);
     REQUIRE_FALSE(top3.empty());
-    CHECK(top3.front().at("performance").at("days").get<double>() <= 365.0);
+    CHECK(top3.front().at("performance").at("days").get<double>() <= 120.0);
     for (const auto& r : top3) {
         INFO(tag(r));
         CHECK_THAT(r.at("reasons").at(0).get<std::string>(), Catch::Contains(" days"));
