@@ -162,6 +162,56 @@ TEST_CASE("an embedding workload is a batch of sequences, one forward each") {
     fails({{Field::Method, "lora"}}, "is not modelled: use --method inference");
 }
 
+TEST_CASE("the fields of generation are refused for a pooling model, each with its fix") {
+    // The whole message, for the fields the case above does not reach.
+    const auto message = [](const char* model, Field f, const char* value) -> std::string {
+        Request r = test::request({{f, value}});
+        r.set(Field::Model, model, "--model");
+        try {
+            resolve_workload(r, {}, embedded::model_presets());
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    CHECK(message("bge-m3", Field::Rps, "2") ==
+          "--rps does not apply to an embedding model (bge-m3): use --batch for the sequences "
+          "run at once");
+    CHECK(message("bge-m3", Field::Ttft, "2s") ==
+          "--ttft does not apply to an embedding model (bge-m3): there is no first token; the "
+          "JSON's batch_seconds is a batch's latency");
+    CHECK(message("bge-m3", Field::Tpot, "50ms") ==
+          "--tpot does not apply to an embedding model (bge-m3): nothing is decoded; the speed "
+          "is sequences a second");
+    CHECK(message("bge-m3", Field::TokSPerUser, "20") ==
+          "--tok-s-per-user does not apply to an embedding model (bge-m3): nothing is decoded; "
+          "the speed is sequences a second");
+    CHECK(message("bge-m3", Field::DraftTokens, "4") ==
+          "--draft-tokens does not apply to an embedding model (bge-m3): speculative decoding "
+          "applies to generation");
+    CHECK(message("bge-m3", Field::DraftAcceptance, "0.7") ==
+          "--draft-acceptance does not apply to an embedding model (bge-m3): speculative "
+          "decoding applies to generation");
+    CHECK_THAT(message("qwen3-reranker-0.6b", Field::Tpot, "50ms"),
+               Catch::StartsWith("--tpot does not apply to an") &&
+                   Catch::EndsWith("reranker model (qwen3-reranker-0.6b): nothing is decoded; "
+                                   "the speed is sequences a second"));
+    CHECK(message("bge-m3", Field::Images, "1") ==
+          "--images does not apply to an embedding model (bge-m3): the model reads text only");
+    CHECK(message("bge-m3", Field::ImageSize, "512") ==
+          "--image-size does not apply to an embedding model (bge-m3): the model reads text only");
+    // The rows that say so are these thirteen, and what pools takes the rest.
+    std::vector<Field> refused;
+    for (const FieldSpec& s : field_specs())
+        if (!s.generating_only.empty()) refused.push_back(s.field);
+    CHECK(refused == std::vector<Field>{Field::KvDtype, Field::Prompt, Field::Gen, Field::Images,
+                                        Field::ImageSize, Field::Users, Field::Rps, Field::Ttft,
+                                        Field::Tpot, Field::TokSPerUser, Field::Draft,
+                                        Field::DraftTokens, Field::DraftAcceptance});
+    CHECK(message("bge-m3", Field::Seq, "256") == "accepted");
+    CHECK(message("bge-m3", Field::Context, "256") == "accepted");
+}
+
 TEST_CASE("pinned formula: an embedding forward keeps no KV cache, one layer's peak") {
     const Workload w =
         test::workload({{Field::Model, "bge-m3"}, {Field::Batch, "8"}, {Field::Seq, "256"}},
