@@ -86,6 +86,9 @@ class Search {
     void pin_engine(Change& c) const;
 
     // What runs (suggest_workload.cpp).
+    template <typename Value, typename Note>
+    void first_step(SuggestionKind kind, Field f, const std::vector<Value>& values, bool pin,
+                    Note&& note);
     void batch();
     bool by_prompt() const;
     Change context_change(std::int64_t value) const;

@@ -42,6 +42,26 @@ std::span<const std::string_view> ladder(const Engine& e) {
 
 }  // namespace
 
+// Tries each of `values` of `f` in order, the smallest step first, and adds
+// the first that fits with note(value, probe). `pin`: the plan's engine stays
+// (a weight format or KV cache type is the engine's), and a probe that lands
+// on another engine is no step.
+template <typename Value, typename Note>
+void Search::first_step(SuggestionKind kind, Field f, const std::vector<Value>& values, bool pin,
+                        Note&& note) {
+    for (const Value v : values) {
+        Change c;
+        c.kind = kind;
+        replaces(c, f);
+        if (pin) pin_engine(c);
+        c.with(f, std::string(to_string(v)));
+        const auto p = fitting(c);
+        if (!p || (pin && !same_engine(*p))) continue;
+        add(c, *p, note(v, *p));
+        return;
+    }
+}
+
 void Search::batch() {
     if (full() || w_.batch <= 1) return;
     const auto change = [&](std::int64_t b) {
@@ -164,19 +184,11 @@ void Search::kv_cache() {
     // The smallest step first: the largest of the smaller types.
     std::stable_sort(smaller.begin(), smaller.end(),
                      [](KvDtype a, KvDtype b) { return kv_dtype_bytes(a) > kv_dtype_bytes(b); });
-    for (const KvDtype kv : smaller) {
-        Change c;
-        c.kind = SuggestionKind::KvCache;
-        replaces(c, Field::KvDtype);
-        pin_engine(c);
-        c.with(Field::KvDtype, std::string(to_string(kv)));
-        const auto p = fitting(c);
-        if (!p || !same_engine(*p)) continue;
-        add(c, *p,
-            fmt::format("KV cache in {} ({:.3g} bytes per value instead of {:.3g})", to_string(kv),
-                        kv_dtype_bytes(kv), current));
-        return;
-    }
+    first_step(SuggestionKind::KvCache, Field::KvDtype, smaller, true,
+               [&](KvDtype kv, const Probed&) {
+                   return fmt::format("KV cache in {} ({:.3g} bytes per value instead of {:.3g})",
+                                      to_string(kv), kv_dtype_bytes(kv), current);
+               });
 }
 
 void Search::checkpointing() {
@@ -219,21 +231,14 @@ void Search::optimizer() {
     if (w_.optimizer == Optimizer::AdamW || w_.optimizer == Optimizer::AdamW8bit ||
         w_.optimizer == Optimizer::PagedAdamW32bit)
         steps.push_back(Optimizer::PagedAdamW8bit);
-    for (const Optimizer opt : steps) {
-        Change c;
-        c.kind = SuggestionKind::Optimizer;
-        replaces(c, Field::Optimizer);
-        c.with(Field::Optimizer, std::string(to_string(opt)));
-        const auto p = fitting(c);
-        if (!p) continue;
-        add(c, *p,
-            opt == Optimizer::AdamW8bit
-                ? "bitsandbytes 8-bit AdamW: 2 bytes of state per trained parameter instead "
-                  "of 8"
-                : "bitsandbytes paged 8-bit AdamW: the state pages to host memory under "
-                  "pressure");
-        return;
-    }
+    first_step(SuggestionKind::Optimizer, Field::Optimizer, steps, false,
+               [](Optimizer opt, const Probed&) -> std::string {
+                   return opt == Optimizer::AdamW8bit
+                              ? "bitsandbytes 8-bit AdamW: 2 bytes of state per trained "
+                                "parameter instead of 8"
+                              : "bitsandbytes paged 8-bit AdamW: the state pages to host memory "
+                                "under pressure";
+               });
 }
 
 void Search::method() {
@@ -241,23 +246,15 @@ void Search::method() {
     std::vector<Method> steps;
     if (w_.method == Method::Full) steps = {Method::Lora, Method::Qlora};
     if (w_.method == Method::Lora) steps = {Method::Qlora};
-    for (const Method m : steps) {
-        Change c;
-        c.kind = SuggestionKind::Method;
-        replaces(c, Field::Method);
-        c.with(Field::Method, std::string(to_string(m)));
-        const auto p = fitting(c);
-        if (!p) continue;
-        const Workload& pw = p->workload;
-        add(c, *p,
-            fmt::format("{}rank-{} adapters on {}: {} trainable parameters instead of {}",
-                        m == Method::Qlora ? fmt::format("base weights in {}, ", pw.quant.text())
-                                           : std::string(),
-                        pw.lora_rank, lora_targets_text(pw),
-                        format_count(p->plan.memory.trainable_params),
-                        format_count(missed_.memory.trainable_params)));
-        return;
-    }
+    first_step(SuggestionKind::Method, Field::Method, steps, false, [&](Method m, const Probed& p) {
+        const Workload& pw = p.workload;
+        return fmt::format("{}rank-{} adapters on {}: {} trainable parameters instead of {}",
+                           m == Method::Qlora ? fmt::format("base weights in {}, ", pw.quant.text())
+                                              : std::string(),
+                           pw.lora_rank, lora_targets_text(pw),
+                           format_count(p.plan.memory.trainable_params),
+                           format_count(missed_.memory.trainable_params));
+    });
 }
 
 }  // namespace gpuadvise::suggest_detail
