@@ -174,32 +174,32 @@ TEST_CASE("the fields of generation are refused for a pooling model, each with i
         }
         return "accepted";
     };
-    CHECK(message("bge-m3", Field::Rps, "2") ==
-          "--rps does not apply to an embedding model (bge-m3): use --batch for the sequences "
-          "run at once");
-    CHECK(message("bge-m3", Field::Ttft, "2s") ==
-          "--ttft does not apply to an embedding model (bge-m3): there is no first token; the "
-          "JSON's batch_seconds is a batch's latency");
-    CHECK(message("bge-m3", Field::Tpot, "50ms") ==
-          "--tpot does not apply to an embedding model (bge-m3): nothing is decoded; the speed "
-          "is sequences a second");
-    CHECK(message("bge-m3", Field::TokSPerUser, "20") ==
-          "--tok-s-per-user does not apply to an embedding model (bge-m3): nothing is decoded; "
-          "the speed is sequences a second");
-    CHECK(message("bge-m3", Field::DraftTokens, "4") ==
-          "--draft-tokens does not apply to an embedding model (bge-m3): speculative decoding "
-          "applies to generation");
-    CHECK(message("bge-m3", Field::DraftAcceptance, "0.7") ==
-          "--draft-acceptance does not apply to an embedding model (bge-m3): speculative "
-          "decoding applies to generation");
+    struct Refused {
+        Field field;
+        const char* value;
+        const char* flag;
+        const char* fix;
+    };
+    const Refused cases[] = {
+        {Field::Rps, "2", "--rps", "use --batch for the sequences run at once"},
+        {Field::Ttft, "2s", "--ttft",
+         "there is no first token; the JSON's batch_seconds is a batch's latency"},
+        {Field::Tpot, "50ms", "--tpot", "nothing is decoded; the speed is sequences a second"},
+        {Field::TokSPerUser, "20", "--tok-s-per-user",
+         "nothing is decoded; the speed is sequences a second"},
+        {Field::DraftTokens, "4", "--draft-tokens", "speculative decoding applies to generation"},
+        {Field::DraftAcceptance, "0.7", "--draft-acceptance",
+         "speculative decoding applies to generation"},
+        {Field::Images, "1", "--images", "the model reads text only"},
+        {Field::ImageSize, "512", "--image-size", "the model reads text only"},
+    };
+    for (const Refused& c : cases)
+        CHECK(message("bge-m3", c.field, c.value) ==
+              fmt::format("{} does not apply to an embedding model (bge-m3): {}", c.flag, c.fix));
     CHECK_THAT(message("qwen3-reranker-0.6b", Field::Tpot, "50ms"),
                Catch::StartsWith("--tpot does not apply to an") &&
                    Catch::EndsWith("reranker model (qwen3-reranker-0.6b): nothing is decoded; "
                                    "the speed is sequences a second"));
-    CHECK(message("bge-m3", Field::Images, "1") ==
-          "--images does not apply to an embedding model (bge-m3): the model reads text only");
-    CHECK(message("bge-m3", Field::ImageSize, "512") ==
-          "--image-size does not apply to an embedding model (bge-m3): the model reads text only");
     // The rows that say so are these thirteen, and what pools takes the rest.
     std::vector<Field> refused;
     for (const FieldSpec& s : field_specs())
