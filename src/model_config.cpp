@@ -227,18 +227,13 @@ Architecture architecture_from_json(const json::Value& root, std::string_view so
         absent({"num_attention_heads", "n_head", "num_heads", "n_heads"}))
         a.heads = traits.default_heads;
     if (a.layers == 0 || a.hidden == 0 || a.heads == 0) {
-        const auto given = [&](std::initializer_list<std::string_view> keys) {
-            for (const auto k : keys)
-                if (j.find(k)) return true;
-            return false;
-        };
         // A field given as 0 is not "missing": say which one is wrong.
-        if (given({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}) && a.layers == 0)
+        if (!absent({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}) && a.layers == 0)
             throw InputError(
                 fmt::format("{}: 'num_hidden_layers' must be at least 1 (got 0)", source));
-        if (given({"hidden_size", "n_embd", "d_model", "dim"}) && a.hidden == 0)
+        if (!absent({"hidden_size", "n_embd", "d_model", "dim"}) && a.hidden == 0)
             throw InputError(fmt::format("{}: 'hidden_size' must be at least 1 (got 0)", source));
-        if (given({"num_attention_heads", "n_head", "num_heads", "n_heads"}) && a.heads == 0)
+        if (!absent({"num_attention_heads", "n_head", "num_heads", "n_heads"}) && a.heads == 0)
             throw InputError(
                 fmt::format("{}: 'num_attention_heads' must be at least 1 (got 0)", source));
         throw InputError(
