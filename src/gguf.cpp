@@ -1,3 +1,7 @@
+// Reading a GGUF file's bytes: the header, the metadata's key/value pairs and
+// the tensor table, every count and offset checked against the file before
+// anything is allocated, and the tensors' exact elements, bytes and types.
+// What the metadata says about the model is gguf_model.cpp.
 #include "gpuadvise/gguf.hpp"
 
 #include <fmt/format.h>
@@ -11,36 +15,14 @@
 #include <utility>
 #include <vector>
 
+#include "gguf_common.hpp"
 #include "gpuadvise/error.hpp"
 
 namespace gpuadvise {
+
+using namespace gguf_detail;
+
 namespace {
-
-using u64 = std::uint64_t;
-using u32 = std::uint32_t;
-
-constexpr u64 kMaxI64 = static_cast<u64>(std::numeric_limits<std::int64_t>::max());
-
-// GGUF metadata value types (gguf.h, enum gguf_type).
-enum : u32 {
-    kU8 = 0,
-    kI8 = 1,
-    kU16 = 2,
-    kI16 = 3,
-    kU32 = 4,
-    kI32 = 5,
-    kF32 = 6,
-    kBool = 7,
-    kString = 8,
-    kArray = 9,
-    kU64 = 10,
-    kI64 = 11,
-    kF64 = 12,
-};
-
-bool is_integer_type(u32 t) {
-    return t <= kI32 || t == kU64 || t == kI64;
-}
 
 // Bytes of one fixed-size value; 0 for strings, arrays and unknown types.
 u64 fixed_size(u32 t) {
@@ -152,20 +134,6 @@ class Reader {
     std::string where_ = "the header";
 };
 
-// A metadata value, reduced to what sizing a model needs: integers, strings,
-// and for arrays their length and largest integer (per-layer arrays such as
-// OpenELM's head counts). Strings view the caller's bytes.
-struct Value {
-    u32 type = 0;
-    bool integer_ok = false;  // an integer that fits in int64
-    std::int64_t integer = 0;
-    std::string_view text;
-    u32 elem_type = 0;
-    u64 count = 0;
-    bool max_ok = false;  // count > 0 and every element an int64-sized integer
-    std::int64_t max = 0;
-};
-
 // Reads an integer of GGUF type `t`; false when a uint64 exceeds int64.
 bool read_integer(Reader& r, u32 t, std::int64_t& out) {
     switch (t) {
@@ -267,63 +235,10 @@ std::string shape_text(const std::array<u64, 4>& dims, u32 n_dims) {
     return out + "]";
 }
 
-// Names and strings shown to the user: control characters (a terminal escape
-// in a file from the internet) become '?'.
-std::string display_text(std::string_view text) {
-    std::string out(text.substr(0, 200));
-    for (char& c : out) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f) c = '?';
-    }
-    return out;
-}
-
 struct TensorRecord {
     std::string_view name;
     u64 offset = 0;
     u64 bytes = 0;
-};
-
-// What the tensor names say about the block structure (llama.cpp's names:
-// blk.N.attn_q.weight, blk.N.ffn_gate.weight, ...), so that count_params on
-// the returned shape matches the file for the common families.
-struct TensorHints {
-    bool has_output = false;
-    bool gated = false;
-    bool up = false;
-    bool norm_bias = false;
-    bool qkv_bias = false;
-    bool out_bias = false;
-    bool mlp_bias = false;
-    bool qk_norm = false;
-    std::int64_t layer0_norms = 0;
-    std::int64_t position_rows = 0;
-    std::int64_t embedding_rows = 0;
-    std::int64_t up_rows = 0;  // of the first dense ffn_up
-
-    void add(std::string_view name, const std::array<u64, 4>& dims, u32 n_dims) {
-        const auto rows = [&] { return n_dims >= 2 ? static_cast<std::int64_t>(dims[1]) : 0; };
-        if (name == "output.weight") has_output = true;
-        if (name == "position_embd.weight") position_rows = rows();
-        if (name == "token_embd.weight") embedding_rows = rows();
-        if (name.substr(0, 4) != "blk.") return;
-        const std::size_t dot = name.find('.', 4);
-        if (dot == std::string_view::npos) return;
-        const std::string_view layer = name.substr(4, dot - 4);
-        const std::string_view s = name.substr(dot + 1);
-        if (s == "ffn_gate.weight" || s == "ffn_gate_exps.weight") gated = true;
-        if (s == "ffn_up.weight" || s == "ffn_up_exps.weight") up = true;
-        if (s == "ffn_up.weight" && up_rows == 0) up_rows = rows();
-        if (s == "attn_norm.bias") norm_bias = true;
-        if (s == "attn_q.bias" || s == "attn_qkv.bias") qkv_bias = true;
-        if (s == "attn_output.bias") out_bias = true;
-        if (s == "ffn_up.bias" || s == "ffn_down.bias") mlp_bias = true;
-        if (s == "attn_q_norm.weight") qk_norm = true;
-        if (layer == "0" &&
-            (s == "attn_norm.weight" || s == "attn_norm_2.weight" || s == "ffn_norm.weight" ||
-             s == "post_attention_norm.weight" || s == "post_ffw_norm.weight"))
-            ++layer0_norms;
-    }
 };
 
 u64 add_checked(u64 a, u64 b, const Reader& r, std::string_view what) {
@@ -333,6 +248,39 @@ u64 add_checked(u64 a, u64 b, const Reader& r, std::string_view what) {
 }
 
 }  // namespace
+
+namespace gguf_detail {
+
+const Value* Metadata::find(std::string_view key) const {
+    const auto it = kv_.find(key);
+    return it == kv_.end() ? nullptr : &it->second;
+}
+
+std::int64_t Metadata::get_int(std::string_view key) const {
+    const Value* v = find(key);
+    if (v == nullptr) return 0;
+    if (is_integer_type(v->type) && v->integer_ok) return v->integer;
+    if (v->type == kArray && is_integer_type(v->elem_type) && v->max_ok) return v->max;
+    if (is_integer_type(v->type))
+        fail(fmt::format("'{}' is too large for a model (corrupt file)", printable_name(key)));
+    fail(
+        fmt::format("'{}' must be an integer (got a {})", printable_name(key), type_name(v->type)));
+}
+
+std::string_view Metadata::get_string(std::string_view key) const {
+    const Value* v = find(key);
+    if (v == nullptr) return {};
+    if (v->type != kString)
+        fail(fmt::format("'{}' must be a string (got a {})", printable_name(key),
+                         type_name(v->type)));
+    return v->text;
+}
+
+void Metadata::fail(std::string_view problem) const {
+    throw InputError(fmt::format("{}: {}", source_, problem));
+}
+
+}  // namespace gguf_detail
 
 GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string_view source) {
     if (bytes.size() > file_size)
@@ -378,44 +326,20 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
     info.tensor_count = tensor_count;
 
     // Metadata. The map grows only with entries actually read from `bytes`.
-    std::map<std::string_view, Value> kv;
+    Metadata kv(source);
     for (u64 i = 0; i < kv_count; ++i) {
         r.set_where(fmt::format("metadata entry {}", i));
         const std::string_view key = r.string("the key");
         r.set_where(fmt::format("metadata entry {} ('{}')", i, printable_name(key)));
         const u32 type = r.read<u32>("the value type");
         const Value value = read_value(r, type, 0);
-        if (!kv.emplace(key, value).second)
+        if (!kv.add(key, value))
             r.fail(fmt::format("duplicate metadata key '{}' (corrupt file)", printable_name(key)));
     }
-    const auto find = [&kv](std::string_view key) -> const Value* {
-        const auto it = kv.find(key);
-        return it == kv.end() ? nullptr : &it->second;
-    };
-    // 0 when absent; for an integer array, its largest element.
-    const auto get_int = [&](std::string_view key) -> std::int64_t {
-        const Value* v = find(key);
-        if (v == nullptr) return 0;
-        if (is_integer_type(v->type) && v->integer_ok) return v->integer;
-        if (v->type == kArray && is_integer_type(v->elem_type) && v->max_ok) return v->max;
-        if (is_integer_type(v->type))
-            r.fail(
-                fmt::format("'{}' is too large for a model (corrupt file)", printable_name(key)));
-        r.fail(fmt::format("'{}' must be an integer (got a {})", printable_name(key),
-                           type_name(v->type)));
-    };
-    const auto get_string = [&](std::string_view key) -> std::string_view {
-        const Value* v = find(key);
-        if (v == nullptr) return {};
-        if (v->type != kString)
-            r.fail(fmt::format("'{}' must be a string (got a {})", printable_name(key),
-                               type_name(v->type)));
-        return v->text;
-    };
 
     u64 alignment = 32;  // GGUF's default when general.alignment is absent
-    if (find("general.alignment") != nullptr) {
-        const std::int64_t a = get_int("general.alignment");
+    if (kv.find("general.alignment") != nullptr) {
+        const std::int64_t a = kv.get_int("general.alignment");
         if (a <= 0 || a > static_cast<std::int64_t>(kGiB) || (a & (a - 1)) != 0)
             r.fail(fmt::format("'general.alignment' = {} must be a power of two", a));
         alignment = static_cast<u64>(a);
@@ -512,80 +436,7 @@ GgufInfo parse_gguf(std::string_view bytes, std::uint64_t file_size, std::string
                         info.weight_bytes, data_size));
     if (info.params == 0) r.fail("the tensors hold no elements");
 
-    // The model's shape, from the metadata keys llama.cpp writes.
-    info.architecture = display_text(get_string("general.architecture"));
-    if (info.architecture.empty()) r.fail("missing 'general.architecture' in the GGUF metadata");
-    info.name = display_text(get_string("general.name"));
-    if (find("general.file_type") != nullptr) info.file_type = get_int("general.file_type");
-    const std::string prefix = std::string(get_string("general.architecture")) + ".";
-    const auto arch_int = [&](const char* suffix) { return get_int(prefix + suffix); };
-    const auto require = [&](const char* suffix, std::int64_t value) {
-        if (value == 0)
-            r.fail(fmt::format(
-                "'{}{}' is missing or zero in the GGUF metadata; gpuadvise cannot size this model",
-                printable_name(prefix), suffix));
-    };
-
-    Architecture& a = info.arch;
-    a.model_type = info.architecture;
-    a.layers = arch_int("block_count");
-    a.hidden = arch_int("embedding_length");
-    a.heads = arch_int("attention.head_count");
-    require("block_count", a.layers);
-    require("embedding_length", a.hidden);
-    require("attention.head_count", a.heads);
-    a.kv_heads = arch_int("attention.head_count_kv");
-    if (a.kv_heads == 0) a.kv_heads = a.heads;  // GGUF: absent means no grouping
-    a.head_dim = arch_int("attention.key_length");
-    if (a.head_dim == 0 && a.heads > 0) a.head_dim = a.hidden / a.heads;
-    a.max_position = arch_int("context_length");
-    a.sliding_window = arch_int("attention.sliding_window");
-    a.intermediate = arch_int("feed_forward_length");
-    a.experts = arch_int("expert_count");
-    if (a.experts > 0) {
-        a.experts_per_token = arch_int("expert_used_count");
-        a.moe_intermediate = arch_int("expert_feed_forward_length");
-        if (a.moe_intermediate == 0)
-            a.moe_intermediate = a.intermediate;  // Mixtral: every FFN is an expert
-        if (a.intermediate == 0) a.intermediate = a.moe_intermediate;
-        a.shared_intermediate = arch_int("expert_shared_feed_forward_length");
-        if (a.shared_intermediate == 0)
-            a.shared_intermediate = arch_int("expert_shared_count") * a.moe_intermediate;
-        a.dense_layers = arch_int("leading_dense_block_count");
-    }
-    require("feed_forward_length", a.intermediate);
-
-    if (const Value* tokens = find("tokenizer.ggml.tokens"); tokens != nullptr) {
-        if (tokens->type != kArray) r.fail("'tokenizer.ggml.tokens' must be an array");
-        a.vocab = static_cast<std::int64_t>(std::min(tokens->count, kMaxI64));
-    }
-    if (a.vocab == 0) a.vocab = arch_int("vocab_size");
-    if (a.vocab == 0) a.vocab = hints.embedding_rows;
-    if (a.vocab == 0)
-        r.fail("the vocabulary size is unknown (no 'tokenizer.ggml.tokens', '" +
-               printable_name(prefix) + "vocab_size' or 'token_embd.weight')");
-
-    a.tied_embeddings = !hints.has_output;
-    // No gate tensor means a plain MLP, unless the gate is fused into an up
-    // projection twice the FFN size (Phi-3).
-    if (hints.up && !hints.gated && hints.up_rows != 2 * a.intermediate) a.mlp = MlpKind::Plain;
-    if (hints.norm_bias) a.norm = NormKind::LayerNorm;
-    if (hints.layer0_norms > 0) a.norms_per_layer = hints.layer0_norms;
-    a.qkv_bias = hints.qkv_bias;
-    a.out_bias = hints.out_bias;
-    a.mlp_bias = hints.mlp_bias;
-    a.qk_norm = hints.qk_norm;
-    a.learned_positions = hints.position_rows;
-    // llama.cpp's converter writes `<arch>.pooling_type` for checkpoints that
-    // pool (LLM_KV_POOLING_TYPE; llama_pooling_type 1 mean, 2 cls, 3 last, 4
-    // rank): an embedding model, or with rank a reranker scoring with its
-    // classifier (cls.output.weight). Its BERT-family archs attend both ways.
-    if (const std::int64_t pooling = arch_int("pooling_type"); pooling > 0) {
-        a.task = pooling == 4 ? ModelTask::Rerank : ModelTask::Embed;
-        if (a.task == ModelTask::Rerank) a.classifier_labels = 1;
-        a.encoder_only = info.architecture.find("bert") != std::string::npos;
-    }
-    validate_architecture(a, source);
+    read_model(kv, hints, info);
 
     // The quantisation is the type of most weight-matrix bytes; a file of
     // vectors only (no such tensor) falls back to all tensors.

@@ -1,7 +1,8 @@
 #pragma once
 // What model.cpp (shapes, presets), model_params.cpp (parameter counts),
 // model_config.cpp (config.json) and model_vision.cpp (vision towers) share:
-// config.json's field readers, bounded before any arithmetic uses them.
+// config.json's field readers (model_fields.cpp), bounded before any
+// arithmetic uses them, and the per-layer readers (model_layers.cpp).
 // Private to the model module.
 #include <cstdint>
 #include <initializer_list>
@@ -35,8 +36,6 @@ std::int64_t int_or(const json::Value& j, std::string_view key, std::int64_t fal
 std::vector<std::int64_t> index_list(const json::Value& j, std::string_view key,
                                      std::string_view source);
 
-// The tokens one image becomes in Llama 3.2 Vision: max_num_tiles tiles of
-// (image_size / patch_size)^2 patches plus a class token each.
 // A vision_config dimension as a double (the counts below are computed in
 // doubles, exact below 2^53, and bounded before they become integers).
 double dim(const json::Value& v, std::string_view key, std::int64_t fallback,
@@ -45,6 +44,16 @@ double dim(const json::Value& v, std::string_view key, std::int64_t fallback,
 // A count computed in doubles, as an integer; a hostile config.json cannot
 // make it overflow.
 std::int64_t bounded_count(double value, std::string_view what, std::string_view source);
+
+// Layer kinds from a `layer_types` list: sliding-window layers and layers that
+// keep no KV cache (linear attention, state-space).
+void read_layer_types(const json::Value& j, Architecture& a, std::string_view source);
+// Layers with a routed MoE block, of `layers`.
+std::int64_t moe_layer_count(const json::Value& j, std::int64_t layers, std::string_view source);
+// Llama 4's chunked attention: the window and the layers that keep only it.
+void read_local_attention(const json::Value& j, Architecture& a, std::string_view source);
+// Gated DeltaNet linear attention (Qwen3-Next): its layers and their state.
+void read_linear_attention(const json::Value& j, Architecture& a, std::string_view source);
 
 // Llama 3.2 Vision's cross-attention layers and every vision tower a
 // config.json's vision_config describes (model_vision.cpp).

@@ -3,7 +3,8 @@
 // (an embedding) or scored (a query-document pair); nothing is generated, so
 // there is no KV cache, no decode and no time to first token. The fields of
 // generation, latency targets, speculative decoding and images do not apply,
-// and each is refused by name; training such a model (contrastive loss over
+// and each is refused by name with the fix on its row of the field table
+// (`generating_only`); training such a model (contrastive loss over
 // in-batch negatives) is not modelled.
 #include <fmt/format.h>
 
@@ -38,30 +39,12 @@ void Resolver::pooling_fields() {
             "negatives) is not modelled: use --method inference",
             w_.model.name, kind, m ? m.from() : std::string("--method"), to_string(w_.method)));
     }
-    struct Refused {
-        Field field;
-        std::string_view fix;
-    };
-    // What each field means for a model that generates, and what to give instead.
-    constexpr Refused kRefused[] = {
-        {Field::Gen, "nothing is generated; --seq is the tokens of each sequence"},
-        {Field::Prompt, "use --seq for the tokens of each sequence"},
-        {Field::Users, "use --batch for the sequences run at once"},
-        {Field::Rps, "use --batch for the sequences run at once"},
-        {Field::Ttft, "there is no first token; the JSON's batch_seconds is a batch's latency"},
-        {Field::Tpot, "nothing is decoded; the speed is sequences a second"},
-        {Field::TokSPerUser, "nothing is decoded; the speed is sequences a second"},
-        {Field::KvDtype, "one forward per sequence keeps no KV cache"},
-        {Field::Draft, "speculative decoding applies to generation"},
-        {Field::DraftTokens, "speculative decoding applies to generation"},
-        {Field::DraftAcceptance, "speculative decoding applies to generation"},
-        {Field::Images, "the model reads text only"},
-        {Field::ImageSize, "the model reads text only"},
-    };
-    for (const Refused& r : kRefused)
-        if (const Arg a = arg(r.field))
+    // What applies to generation only is the field table's `generating_only`
+    // column, the fix on each field's row.
+    for (const FieldSpec& s : field_specs())
+        if (const Arg a = arg(s.field); a && !s.generating_only.empty())
             throw InputError(fmt::format("{} does not apply to an {} model ({}): {}", a.from(),
-                                         kind, w_.model.name, r.fix));
+                                         kind, w_.model.name, s.generating_only));
 }
 
 void Resolver::pooling_tokens() {

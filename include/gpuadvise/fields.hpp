@@ -200,6 +200,11 @@ struct FieldSpec {
     bool setting = false;  // also from GPUADVISE_<KEY> and the config file
     bool file = false;     // completes file names
     std::vector<std::string> (*choices)() = nullptr;
+    // Set for a field that means something only for a model that generates
+    // (tokens to generate, decode and first-token targets, a draft, a KV
+    // cache, images in the prompt): what an embedding or reranker model takes
+    // instead. Giving the field for one is an error that ends with this text.
+    std::string_view generating_only;
 
     // "GPUADVISE_RANK_BY" for key "rank_by".
     std::string env_name() const;

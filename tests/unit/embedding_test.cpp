@@ -162,6 +162,56 @@ TEST_CASE("an embedding workload is a batch of sequences, one forward each") {
     fails({{Field::Method, "lora"}}, "is not modelled: use --method inference");
 }
 
+TEST_CASE("the fields of generation are refused for a pooling model, each with its fix") {
+    // The whole message, for the fields the case above does not reach.
+    const auto message = [](const char* model, Field f, const char* value) -> std::string {
+        Request r = test::request({{f, value}});
+        r.set(Field::Model, model, "--model");
+        try {
+            resolve_workload(r, {}, embedded::model_presets());
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    struct Refused {
+        Field field;
+        const char* value;
+        const char* flag;
+        const char* fix;
+    };
+    const Refused cases[] = {
+        {Field::Rps, "2", "--rps", "use --batch for the sequences run at once"},
+        {Field::Ttft, "2s", "--ttft",
+         "there is no first token; the JSON's batch_seconds is a batch's latency"},
+        {Field::Tpot, "50ms", "--tpot", "nothing is decoded; the speed is sequences a second"},
+        {Field::TokSPerUser, "20", "--tok-s-per-user",
+         "nothing is decoded; the speed is sequences a second"},
+        {Field::DraftTokens, "4", "--draft-tokens", "speculative decoding applies to generation"},
+        {Field::DraftAcceptance, "0.7", "--draft-acceptance",
+         "speculative decoding applies to generation"},
+        {Field::Images, "1", "--images", "the model reads text only"},
+        {Field::ImageSize, "512", "--image-size", "the model reads text only"},
+    };
+    for (const Refused& c : cases)
+        CHECK(message("bge-m3", c.field, c.value) ==
+              fmt::format("{} does not apply to an embedding model (bge-m3): {}", c.flag, c.fix));
+    CHECK_THAT(message("qwen3-reranker-0.6b", Field::Tpot, "50ms"),
+               Catch::StartsWith("--tpot does not apply to an") &&
+                   Catch::EndsWith("reranker model (qwen3-reranker-0.6b): nothing is decoded; "
+                                   "the speed is sequences a second"));
+    // The rows that say so are these thirteen, and what pools takes the rest.
+    std::vector<Field> refused;
+    for (const FieldSpec& s : field_specs())
+        if (!s.generating_only.empty()) refused.push_back(s.field);
+    CHECK(refused == std::vector<Field>{Field::KvDtype, Field::Prompt, Field::Gen, Field::Images,
+                                        Field::ImageSize, Field::Users, Field::Rps, Field::Ttft,
+                                        Field::Tpot, Field::TokSPerUser, Field::Draft,
+                                        Field::DraftTokens, Field::DraftAcceptance});
+    CHECK(message("bge-m3", Field::Seq, "256") == "accepted");
+    CHECK(message("bge-m3", Field::Context, "256") == "accepted");
+}
+
 TEST_CASE("pinned formula: an embedding forward keeps no KV cache, one layer's peak") {
     const Workload w =
         test::workload({{Field::Model, "bge-m3"}, {Field::Batch, "8"}, {Field::Seq, "256"}},
