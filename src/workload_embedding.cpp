@@ -31,11 +31,13 @@ constexpr std::int64_t kDefaultTokens = 512;
 
 void Resolver::pooling_fields() {
     if (!w_.model.arch.pools()) return;
-    const std::string_view kind = w_.model.arch.task == ModelTask::Embed ? "embedding" : "reranker";
+    // With its article: "an embedding model", "a reranker model".
+    const std::string_view kind =
+        w_.model.arch.task == ModelTask::Embed ? "an embedding" : "a reranker";
     if (w_.trains()) {
         const Arg m = arg(Field::Method);
         throw InputError(fmt::format(
-            "{} is an {} model; {} {} (training one with a contrastive loss over in-batch "
+            "{} is {} model; {} {} (training one with a contrastive loss over in-batch "
             "negatives) is not modelled: use --method inference",
             w_.model.name, kind, m ? m.from() : std::string("--method"), to_string(w_.method)));
     }
@@ -43,8 +45,8 @@ void Resolver::pooling_fields() {
     // column, the fix on each field's row.
     for (const FieldSpec& s : field_specs())
         if (const Arg a = arg(s.field); a && !s.generating_only.empty())
-            throw InputError(fmt::format("{} does not apply to an {} model ({}): {}", a.from(),
-                                         kind, w_.model.name, s.generating_only));
+            throw InputError(fmt::format("{} does not apply to {} model ({}): {}", a.from(), kind,
+                                         w_.model.name, s.generating_only));
 }
 
 void Resolver::pooling_tokens() {
