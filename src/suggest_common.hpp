@@ -104,6 +104,7 @@ class Search {
     // Where it runs (suggest_placement.cpp).
     std::string offload_note(const Recommendation& r) const;
     void offload();
+    void offload_elsewhere();
     void image_offload();
     std::string count_note(const Recommendation& r) const;
     void gpus();

@@ -39,12 +39,12 @@ void Search::offload() {
     if (!language() || w_.trains() || !missed_.engine) return;
     // Where --offload applies (plan.cpp's offload_applies): engines that
     // split layers, on cards with their own memory, not already asked for.
-    if (missed_.engine->multi_gpu != MultiGpu::Layers) return;
     if (std::any_of(cards_.begin(), cards_.end(),
                     [](const Gpu* g) { return g->shares_host_memory(); }))
         return;
     const auto& given_offload = in_.request.get(Field::Offload);
     if (given_offload && normalize_name(given_offload->text) != "none") return;
+    if (missed_.engine->multi_gpu != MultiGpu::Layers) return offload_elsewhere();
     Change c;
     c.kind = SuggestionKind::Offload;
     replaces(c, Field::Offload);
@@ -65,6 +65,37 @@ void Search::offload() {
         add(q, *p,
             fmt::format("{} ({:.3g} bits per weight) with {}", *combo_quant_, bits_of(p->workload),
                         offload_note(p->plan)));
+}
+
+// The plan's engine keeps the whole model on the cards (vLLM, the default for
+// a 16-bit checkpoint) and the user did not choose it: the first engine of
+// data/engines.json that splits layers between the GPU and host memory and
+// runs on the card (llama.cpp), in the format its offload starts from
+// (fit_offload_from: Q4_K_M). What one consumer card runs a model too large
+// for it with; only when layers or experts do go to the host (a format that
+// fits whole is the format suggestion's).
+void Search::offload_elsewhere() {
+    if (w_.engine_given) return;
+    const Gpu& gpu = *cards_.front();
+    const auto it = std::find_if(engines().begin(), engines().end(), [&](const Engine& e) {
+        return e.multi_gpu == MultiGpu::Layers && !e.fit_offload_from.empty() &&
+               engine_fit(e, gpu, false).runs;
+    });
+    if (it == engines().end()) return;
+    Change c;
+    c.kind = SuggestionKind::Offload;
+    replaces(c, Field::Quant);
+    replaces(c, Field::Offload);
+    c.with(Field::Engine, std::string(it->id))
+        .with(Field::Quant, std::string(it->fit_offload_from))
+        .with(Field::Offload, "auto");
+    const auto p = fitting(c);
+    if (!p || p->plan.engine != &*it || !p->plan.offload ||
+        p->plan.offload->mode == OffloadMode::Gpu)
+        return;
+    add(c, *p,
+        fmt::format("{} with {} ({:.3g} bits per weight): {}", it->name, it->fit_offload_from,
+                    bits_of(p->workload), offload_note(p->plan)));
 }
 
 // The setup most people run first (ComfyUI: the text encoders leave the

@@ -64,6 +64,8 @@ const std::vector<Args> kMisses{
     // --max-gpus searches the count, as plan_box does, for every probe.
     {"check", "--gpu", "rtx-4090", "--model", "70B", "--max-gpus", "4"},
     {"check", "--gpu", "rtx-3050-8gb", "--model", "flux-dev"},
+    // The default engine (vLLM) keeps the whole model on the card: llama.cpp offloads.
+    {"check", "--gpu", "rtx-4060", "--model", "qwen3-30b-a3b"},
     // FLUX in fp8 misses a 24 GB card only by the text encoders diffusers keeps.
     {"check", "--gpu", "rtx-4090", "--model", "flux-dev", "--quant", "fp8"},
 };
@@ -104,6 +106,23 @@ TEST_CASE("suggestions: an image model first tries ComfyUI's setup, faster than 
         {"check", "--gpu", "rtx-3050-8gb", "--model", "flux-dev", "--image-setup", "comfyui"}, {1});
     for (const auto& s : given.at("plan").at("suggestions"))
         CHECK(s.at("flags").at(0) != "--image-setup");
+}
+
+TEST_CASE("suggestions: an engine that offloads, when the default one keeps all on the card") {
+    // Qwen3-30B-A3B on an 8 GB card: vLLM (the default) cannot place it on
+    // one card; llama.cpp runs it at Q4_K_M with experts in host memory,
+    // faster than the four cards vLLM would need.
+    const auto doc = run_json({"check", "--gpu", "rtx-4060", "--model", "qwen3-30b-a3b"}, {1});
+    const auto& list = doc.at("plan").at("suggestions");
+    REQUIRE_FALSE(list.empty());
+    CHECK(list.at(0).at("flags") == nlohmann::json::array({"--engine", "llama.cpp", "--quant",
+                                                           "q4_k_m", "--offload", "auto"}));
+    CHECK_THAT(list.at(0).at("note").get<std::string>(), Catch::Contains("on the host"));
+    // An engine the user chose is kept: no other engine is suggested.
+    const auto chosen = run_json(
+        {"check", "--gpu", "rtx-4060", "--model", "qwen3-30b-a3b", "--engine", "vllm"}, {1});
+    for (const auto& s : chosen.at("plan").at("suggestions"))
+        CHECK(s.at("flags").at(0) != "--engine");
 }
 
 TEST_CASE("suggestions: the text block under check's verdict, in the order given") {
