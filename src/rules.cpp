@@ -161,6 +161,12 @@ std::vector<Rule> make_registry() {
              // kernel for it (vLLM's FP8 Marlin); fp8-weight-only says so.
              if (!kv && !w.trains() && w.engine && fp8_weight_only(*w.engine, c.gpu))
                  return std::nullopt;
+             // An image model's FP8 weights are storage: diffusers' layerwise
+             // casting (hooks/layerwise_casting.py) and ComfyUI without --fast
+             // (comfy/ops.py, cast_bias_weight) upcast each weight to the
+             // compute dtype in every forward, on any card (the speed model
+             // costs that upcast: image_performance.cpp).
+             if (!kv && !w.trains() && w.is_diffusion()) return std::nullopt;
              return fire(c, [&] {
                  return fmt::format("{} has no native fp8; use int8 or 16-bit", c.gpu.arch_family);
              });

@@ -489,6 +489,21 @@ TEST_CASE("FP8 weights on Ampere are weight-only FP8 with vLLM, refused below it
     CHECK(fires("precision-fp8", kv));
 }
 
+TEST_CASE("an image model's FP8 weights are storage, upcast per forward on any card") {
+    // FLUX in FP8 on a Volta or Ampere card: diffusers' layerwise casting and
+    // ComfyUI cast each weight to the compute dtype; no FP8 path is needed.
+    Case flux{test::workload({{Field::Model, "flux-dev"}, {Field::Quant, "fp8"}},
+                             embedded::model_presets())};
+    REQUIRE(flux.workload.is_diffusion());
+    flux.gpu.tflops.fp8.reset();
+    flux.gpu.compute_capability = "7.0";
+    CHECK_FALSE(fires("precision-fp8", flux));
+    // A language model's FP8 weights on that card still have no kernel.
+    Case llm{w({{Field::Model, "1B"}, {Field::Quant, "fp8"}})};
+    llm.gpu = flux.gpu;
+    CHECK(fires("precision-fp8", llm));
+}
+
 TEST_CASE("Windows warns of the driver's shared-memory fallback only on NVIDIA cards") {
     Case c{w({{Field::Model, "1B"}})};
     c.usable = estimate(c.workload).per_gpu_bytes + (1ULL << 20U);
