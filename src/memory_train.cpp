@@ -141,8 +141,11 @@ SiteBytes site_bytes(const Site& s, const Workload& w, const TrainDtypes& d, boo
     SiteBytes out;
     if (quantized && w.bnb_keeps_input) {
         // Linear4bit.forward casts x to the compute dtype first; A is that.
+        // The legacy part is the whole input even where an adapter saves the
+        // same tensor: checkpointing's hooks drop that saved copy, and
+        // backward frees it, but the ctx attribute keeps the tensor alive.
         if (s.in_bytes == d.act) {
-            if (!shared) out.legacy = s.in_bytes * s.width;
+            out.legacy = s.in_bytes * s.width;
             shared = true;
         } else {
             out.legacy = d.act * s.linears * s.width;
@@ -373,8 +376,7 @@ void training_activations(const Workload& w, Components& c) {
     // checkpointing's saved-tensor hooks do not see: every layer keeps them
     // (fsdp_qlora README: "--reentrant_checkpointing True to avoid triggering
     // a bug in bitsandbytes which results in high memory usage").
-    const double legacy =
-        w.profile().reentrant_ckpt ? 0.0 : per_token.legacy * b * s * (layers - 1.0);
+    const double legacy = w.reentrant_ckpt ? 0.0 : per_token.legacy * b * s * (layers - 1.0);
     switch (w.ckpt_mode) {
         case CkptMode::None:
             c.activations = layers * per_layer;
@@ -411,8 +413,7 @@ void training_activations(const Workload& w, Components& c) {
     // this shape (assumed for variable lengths too: a run whose batches
     // reach the --seq cap meets two in a row).
     const bool graph_keeps_inputs =
-        w.ckpt_mode == CkptMode::None ||
-        (w.ckpt_mode != CkptMode::Offload && !w.profile().reentrant_ckpt);
+        w.ckpt_mode == CkptMode::None || (w.ckpt_mode != CkptMode::Offload && !w.reentrant_ckpt);
     if (w.profile().keeps_previous_graph && graph_keeps_inputs)
         c.activations += per_token.legacy * b * s * layers;
     c.logits =
