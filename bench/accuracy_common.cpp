@@ -209,6 +209,19 @@ Replay replay_request(const Row& r, const Json& models_json,
                                 when.find("tutorials/") != std::string::npos;
             if (before) q.set(Field::ExpandableSegments, "false");
         }
+        // ms-swift 1.x and 2.x (swift/llm/utils/model.py
+        // fix_gradient_checkpointing_warning, c445b330c of 2023-11-28 to the
+        // 3.0 refactor b40f31df7 of 2024-12-05) replaced
+        // torch.utils.checkpoint.checkpoint with use_reentrant=False as its
+        // default (torch 2.1 and later; torch 2.0 True from eea5463df,
+        // 2024-01-27); 3.x passes True on one GPU, the profile's default.
+        if (harness.harness == "ms-swift") {
+            const std::string when = r.at("source") + " " + r.at("notes");
+            const bool swift_1_2 = (when.find("2023") != std::string::npos ||
+                                    when.find("2024") != std::string::npos) &&
+                                   when.find("torch 2.0") == std::string::npos;
+            if (swift_1_2) q.set(Field::CkptReentrant, "false");
+        }
         // The element-wise kernels compiled where the row says so (torchtune's
         // README runs, litgpt's Thunder executors with torch.compile); else the
         // harness's (eager, or Unsloth's Triton kernels).

@@ -250,7 +250,13 @@ void history_report() {
            "inputs (ctx.tensors), through the next forward (finetune/lora.py fit; from "
            "f73b3e8): qlora 17.1 / 21.9 % -> 9.2 / 18.1 %, all 4.1 / 19.7 % -> 3.7 / 18.0 %; "
            "inference, lora and full unchanged; LITGPT 6.6 / 19.6 % -> 5.9 / 16.3 %, every "
-           "other source unchanged.\n";
+           "other source unchanged.\n"
+           "\nms-swift 1.x-2.x patched torch.utils.checkpoint to use_reentrant=False "
+           "(swift/llm/utils/model.py fix_gradient_checkpointing_warning), so bitsandbytes "
+           "0.41.3's 4-bit inputs stay for every layer (--ckpt-reentrant; from 00d61bf): "
+           "visible rows unchanged; MSSWIFT 7.6 / 28.7 % -> 7.6 / 26.8 % (its bitsandbytes "
+           "QLoRA rows -26 / -29 / -31 % -> -15 / -15 / -11 %); collected qlora 15.1 / 28.9 % "
+           "-> 14.2 / 26.5 %, all 11.5 / 27.4 % -> 11.0 / 26.5 %, lora and full unchanged.\n";
 }
 
 void calibration_report(const std::vector<Sample>& samples) {

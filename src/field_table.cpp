@@ -180,6 +180,13 @@ const std::vector<FieldSpec>& table() {
          "keeps matmul and attention outputs), offload (block inputs in host memory: torchtune, "
          "Unsloth) or none; --grad-ckpt is full, --no-grad-ckpt none",
          "full (as --grad-ckpt)", Applies::Training, false, false, choices_of<kCkptModes>},
+        {Field::CkptReentrant, "--ckpt-reentrant", "", "ckpt_reentrant", FieldKind::Toggle,
+         kWorkloadGroup, "",
+         "Gradient checkpointing through torch.utils.checkpoint with use_reentrant=True (the "
+         "checkpointed forward records no graph); off: non-reentrant (saved-tensor hooks), whose "
+         "stored layers still hold what a custom autograd function keeps as ctx attributes "
+         "(bitsandbytes before 0.43.2: each 4-bit layer's input)",
+         "the harness's: off for trl, axolotl and torchtune, on otherwise", Applies::Training},
         {Field::GradAccum, "--grad-accum", "", "grad_accum", FieldKind::Value, kWorkloadGroup, "N",
          "Micro-batches per optimizer step (gradient accumulation): a step is N micro-steps", "1",
          Applies::Training},

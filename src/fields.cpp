@@ -72,6 +72,7 @@ bool applies_to_images(Field f) {
         case Field::Bitsandbytes:
         case Field::Harness:
         case Field::ExpandableSegments:
+        case Field::CkptReentrant:
         case Field::LoraDropout:
         case Field::TrainOffload:
         case Field::Tokens:

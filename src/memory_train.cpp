@@ -111,6 +111,10 @@ struct Site {
 struct SiteBytes {
     double saved = 0;
     double legacy = 0;  // the part old bitsandbytes keeps (outside checkpointing's hooks)
+    // ... of which an adapter also saves (the same tensor, without dropout):
+    // a layer recomputed under non-reentrant checkpointing holds both the
+    // original (ctx) and the recomputed copy (its saved tensor).
+    double legacy_shared = 0;
 };
 SiteBytes site_bytes(const Site& s, const Workload& w, const TrainDtypes& d, bool quantized,
                      std::vector<double>* tensors) {
@@ -141,8 +145,12 @@ SiteBytes site_bytes(const Site& s, const Workload& w, const TrainDtypes& d, boo
     SiteBytes out;
     if (quantized && w.bnb_keeps_input) {
         // Linear4bit.forward casts x to the compute dtype first; A is that.
+        // The legacy part is the whole input even where an adapter saves the
+        // same tensor: checkpointing's hooks drop that saved copy, and
+        // backward frees it, but the ctx attribute keeps the tensor alive.
         if (s.in_bytes == d.act) {
-            if (!shared) out.legacy = s.in_bytes * s.width;
+            out.legacy = s.in_bytes * s.width;
+            if (shared) out.legacy_shared = out.legacy;
             shared = true;
         } else {
             out.legacy = d.act * s.linears * s.width;
@@ -227,6 +235,7 @@ SiteBytes saved_per_token_layer(const Workload& w, const TrainDtypes& d,
         const SiteBytes b = site_bytes(s, w, d, bnb4, tensors);
         out.saved += b.saved;
         out.legacy += b.legacy;
+        out.legacy_shared += b.legacy_shared;
     }
     return out;
 }
@@ -372,9 +381,13 @@ void training_activations(const Workload& w, Components& c) {
     // Old bitsandbytes keeps its inputs in ctx.tensors, which non-reentrant
     // checkpointing's saved-tensor hooks do not see: every layer keeps them
     // (fsdp_qlora README: "--reentrant_checkpointing True to avoid triggering
-    // a bug in bitsandbytes which results in high memory usage").
+    // a bug in bitsandbytes which results in high memory usage"). The layer
+    // being recomputed holds its originals too: its recomputed set counts
+    // them where nothing else saves the input (the recompute's own ctx goes
+    // with its discarded graph), not where an adapter saves it as well.
     const double legacy =
-        w.profile().reentrant_ckpt ? 0.0 : per_token.legacy * b * s * (layers - 1.0);
+        w.reentrant_ckpt ? 0.0
+                         : (per_token.legacy * (layers - 1.0) + per_token.legacy_shared) * b * s;
     switch (w.ckpt_mode) {
         case CkptMode::None:
             c.activations = layers * per_layer;
@@ -411,8 +424,7 @@ void training_activations(const Workload& w, Components& c) {
     // this shape (assumed for variable lengths too: a run whose batches
     // reach the --seq cap meets two in a row).
     const bool graph_keeps_inputs =
-        w.ckpt_mode == CkptMode::None ||
-        (w.ckpt_mode != CkptMode::Offload && !w.profile().reentrant_ckpt);
+        w.ckpt_mode == CkptMode::None || (w.ckpt_mode != CkptMode::Offload && !w.reentrant_ckpt);
     if (w.profile().keeps_previous_graph && graph_keeps_inputs)
         c.activations += per_token.legacy * b * s * layers;
     c.logits =

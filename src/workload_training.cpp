@@ -105,6 +105,10 @@ void Resolver::training() {
         w_.expandable_segments = true;
         assume(fmt::format("expandable-segments=on ({} sets PYTORCH_CUDA_ALLOC_CONF)", hp.label));
     }
+    // torch.utils.checkpoint's use_reentrant, as the harness calls it, unless
+    // given: a harness's default changed between its releases (ms-swift
+    // 1.x-2.x patched torch's default to False, 3.x passes True on one GPU).
+    w_.reentrant_ckpt = r_.flag(Field::CkptReentrant).value_or(hp.reentrant_ckpt);
     ckpt_mode();
     if (r_.has(Field::GradAccum)) w_.grad_accum = positive(Field::GradAccum, 1'000'000);
 }

@@ -50,6 +50,7 @@ enum class Field : std::uint8_t {
     TokSPerUser,
     GradCkpt,
     CkptMode,
+    CkptReentrant,
     GradAccum,
     FlashAttn,
     Loss,

@@ -450,6 +450,10 @@ struct Workload {
     TrainOffload train_offload = TrainOffload::None;  // --train-offload
     // PyTorch's allocator with expandable segments (--expandable-segments).
     bool expandable_segments = false;
+    // torch.utils.checkpoint's use_reentrant (--ckpt-reentrant, else the
+    // harness's): false runs saved-tensor hooks, which tensors a custom
+    // autograd function keeps as ctx attributes escape.
+    bool reentrant_ckpt = true;
     // Every batch has the same shape (packed, or padded to a fixed length);
     // false: padded to each batch's longest sample, the Hugging Face default.
     bool packing = false;
