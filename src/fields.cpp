@@ -40,55 +40,6 @@ std::string FieldSpec::usage() const {
     return out;
 }
 
-bool applies_to_images(Field f) {
-    switch (f) {
-        case Field::Seq:
-        case Field::Prompt:
-        case Field::Gen:
-        case Field::Images:
-        case Field::ImageSize:
-        case Field::Users:
-        case Field::Rps:
-        case Field::Context:
-        case Field::Ttft:
-        case Field::Tpot:
-        case Field::TokSPerUser:
-        case Field::KvDtype:
-        case Field::LoraRank:
-        case Field::LoraTargets:
-        case Field::Engine:
-        case Field::Draft:
-        case Field::DraftTokens:
-        case Field::DraftAcceptance:
-        case Field::Estimator:
-        case Field::ChunkedLoss:
-        case Field::Loss:
-        case Field::Packing:
-        case Field::FusedKernels:
-        case Field::OptimizerImpl:
-        case Field::CkptMode:
-        case Field::OptimizerInBackward:
-        case Field::DoubleQuant:
-        case Field::Bitsandbytes:
-        case Field::Harness:
-        case Field::ExpandableSegments:
-        case Field::CkptReentrant:
-        case Field::LoraDropout:
-        case Field::TrainOffload:
-        case Field::Tokens:
-        case Field::Chinchilla:
-        case Field::DatasetTokens:
-        case Field::Epochs:
-        case Field::HfConfig:
-        case Field::Gguf:
-        case Field::Safetensors:
-        case Field::ModelDir:
-            return false;
-        default:
-            return true;
-    }
-}
-
 const FieldSpec& spec(Field f) {
     const FieldSpec& s = field_specs()[static_cast<std::size_t>(f)];
     // The table is indexed by the enum; a row out of order is a bug that the
@@ -96,6 +47,10 @@ const FieldSpec& spec(Field f) {
     if (s.field != f)
         throw std::logic_error("field_table.cpp: the field table is not in enum order");
     return s;
+}
+
+bool applies_to_images(Field f) {
+    return spec(f).models != Models::Language;
 }
 
 const FieldSpec* find_field_by_key(std::string_view key) {

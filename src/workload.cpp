@@ -350,6 +350,11 @@ void Resolver::applicability() {
     for (const FieldSpec& s : field_specs()) {
         const auto& v = r_.get(s.field);
         if (!v) continue;
+        if (s.models == Models::Image || s.models == Models::Diffusion)
+            throw InputError(fmt::format(
+                "{} applies to image generation and vision models (e.g. --model sdxl or "
+                "--model resnet50)",
+                v->origin));
         switch (s.applies) {
             case Applies::Training:
                 if (!training)
@@ -370,12 +375,6 @@ void Resolver::applicability() {
                     throw InputError(
                         fmt::format("{} applies to --method lora or qlora", v->origin));
                 break;
-            case Applies::Image:
-            case Applies::Diffusion:
-                throw InputError(fmt::format(
-                    "{} applies to image generation and vision models (e.g. --model sdxl or "
-                    "--model resnet50)",
-                    v->origin));
             case Applies::Always:
             case Applies::Model:
                 if (s.field == Field::Steps && !training)

@@ -23,12 +23,12 @@ Workload Resolver::image() {
     for (const FieldSpec& s : field_specs()) {
         const auto& v = r_.get(s.field);
         if (!v) continue;
-        if (!applies_to_images(s.field))
+        if (s.models == Models::Language)
             throw InputError(
                 fmt::format("{} applies to language models; {} is an {} model{}", v->origin,
                             w_.model.name, diffusion ? "image generation" : "vision",
                             s.field == Field::Seq ? " (use --resolution for the image size)" : ""));
-        if (s.applies == Applies::Diffusion && !diffusion)
+        if (s.models == Models::Diffusion && !diffusion)
             throw InputError(
                 fmt::format("{} applies to image generation models such as sdxl", v->origin));
     }

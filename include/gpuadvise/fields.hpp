@@ -175,16 +175,30 @@ enum FieldGroup : std::uint16_t {
     kCompareGroup = 1U << 11U,  // compare: --keep-order
 };
 
-// Which workloads a workload field means something for; giving it for another
-// is an error that names the field and the fix.
+// Which workloads a workload field means something for, by what is done
+// with the model; giving it for another is an error that names the field and
+// the fix.
 enum class Applies : std::uint8_t {
     Always,
     Model,      // a modelled workload (not a task preset's fixed memory floor)
     Training,   // --method full, lora or qlora
     Inference,  // --method inference
     Lora,       // --method lora or qlora
-    Image,      // an image generation or vision model (data/models.json "kind")
-    Diffusion,  // an image generation (diffusion) model
+};
+
+// Which kinds of model (data/models.json "kind") a field means something for.
+// A second column beside Applies rather than more values of it: the two are
+// independent (--loss is Training and Language, --resolution Model and Image),
+// so one enum would need a value for every pair. Giving a field for a model of
+// another kind is an error that names the field, the model and its kind. An
+// embedding or reranker model is a language model that does not generate; the
+// fields it refuses narrow Language further, each with its own fix, so they are
+// FieldSpec::generating_only's text rather than a value here.
+enum class Models : std::uint8_t {
+    Any,
+    Language,   // language models only: an image generation or vision model refuses it
+    Image,      // image generation and vision models only
+    Diffusion,  // image generation (diffusion) models only
 };
 
 struct FieldSpec {
@@ -198,6 +212,7 @@ struct FieldSpec {
     std::string_view help;
     std::string_view default_help;  // "4 for training (document §4); 1 for inference"
     Applies applies = Applies::Always;
+    Models models = Models::Any;
     bool setting = false;  // also from GPUADVISE_<KEY> and the config file
     bool file = false;     // completes file names
     std::vector<std::string> (*choices)() = nullptr;
@@ -219,10 +234,11 @@ struct FieldSpec {
 };
 
 std::span<const FieldSpec> field_specs();
-// Whether a workload field means something for an image or vision model
-// (the language-model fields such as --seq, --engine or --lora-rank do not).
-bool applies_to_images(Field f);
 const FieldSpec& spec(Field f);
+// Whether a field means something for an image or vision model: its row's
+// `models` is not Models::Language (the language-model fields such as --seq,
+// --engine or --lora-rank are refused by them).
+bool applies_to_images(Field f);
 // The field whose batch/config key is `key`; nullptr when none.
 const FieldSpec* find_field_by_key(std::string_view key);
 

@@ -276,3 +276,34 @@ TEST_CASE("card defaults: mlx-lm trains LoRA and QLoRA on Apple silicon") {
     CHECK_FALSE(apply_card_defaults(cuda, card("rtx-4090"), 1));
     CHECK(cuda.engine == nullptr);
 }
+
+TEST_CASE("the models column decides the refusals by kind, in whole messages") {
+    const auto& presets = embedded::model_presets();
+    const auto message = [&](test::Values given) {
+        try {
+            (void)resolve_workload(test::request(given), {}, presets);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    // Language: refused by an image model, --seq with the image field to use.
+    // (The vision text reads "is an vision model" today; this change keeps the
+    // messages as they were, so only the rest is pinned here.)
+    const std::string seq = message({{Field::Model, "resnet50"}, {Field::Seq, "256"}});
+    CHECK_THAT(seq, Catch::StartsWith("--seq applies to language models; resnet50 is a") &&
+                        Catch::EndsWith(" vision model (use --resolution for the image size)"));
+    CHECK(message({{Field::Task, "sdxl"}, {Field::Engine, "vllm"}}) ==
+          "--engine applies to language models; sdxl is an image generation model");
+    // Diffusion: refused by a vision model; Image and Diffusion: by a language model.
+    CHECK(message({{Field::Model, "resnet50"}, {Field::VaeTiling, "true"}}) ==
+          "--vae-tiling applies to image generation models such as sdxl");
+    CHECK(message({{Field::Model, "8B"}, {Field::Fps, "30"}}) ==
+          "--fps applies to image generation and vision models (e.g. --model sdxl or --model "
+          "resnet50)");
+    CHECK(message({{Field::Model, "8B"}, {Field::Frames, "81"}}) ==
+          "--frames applies to image generation and vision models (e.g. --model sdxl or --model "
+          "resnet50)");
+    // Any: taken by both.
+    CHECK(message({{Field::Model, "resnet50"}, {Field::Batch, "8"}}) == "accepted");
+}
