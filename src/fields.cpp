@@ -49,10 +49,6 @@ const FieldSpec& spec(Field f) {
     return s;
 }
 
-bool applies_to_images(Field f) {
-    return spec(f).models != Models::Language;
-}
-
 const FieldSpec* find_field_by_key(std::string_view key) {
     for (const FieldSpec& s : field_specs())
         if (s.key == key) return &s;

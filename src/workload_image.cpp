@@ -25,8 +25,8 @@ Workload Resolver::image() {
         if (!v) continue;
         if (s.models == Models::Language)
             throw InputError(
-                fmt::format("{} applies to language models; {} is an {} model{}", v->origin,
-                            w_.model.name, diffusion ? "image generation" : "vision",
+                fmt::format("{} applies to language models; {} is {} model{}", v->origin,
+                            w_.model.name, diffusion ? "an image generation" : "a vision",
                             s.field == Field::Seq ? " (use --resolution for the image size)" : ""));
         if (s.models == Models::Diffusion && !diffusion)
             throw InputError(

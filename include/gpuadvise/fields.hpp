@@ -235,10 +235,6 @@ struct FieldSpec {
 
 std::span<const FieldSpec> field_specs();
 const FieldSpec& spec(Field f);
-// Whether a field means something for an image or vision model: its row's
-// `models` is not Models::Language (the language-model fields such as --seq,
-// --engine or --lora-rank are refused by them).
-bool applies_to_images(Field f);
 // The field whose batch/config key is `key`; nullptr when none.
 const FieldSpec* find_field_by_key(std::string_view key);
 

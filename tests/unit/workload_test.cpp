@@ -66,7 +66,7 @@ TEST_CASE("an image model refuses every language-model field by name") {
     const auto& presets = embedded::model_presets();
     int refused = 0;
     for (const FieldSpec& s : field_specs()) {
-        if (applies_to_images(s.field) || (s.group & (kWorkloadGroup | kJobGroup)) == 0) continue;
+        if (s.models != Models::Language || (s.group & (kWorkloadGroup | kJobGroup)) == 0) continue;
         INFO(s.flag);
         Request r = test::request({{Field::Task, "sdxl"}});
         r.set(s.field, s.kind == FieldKind::Value ? "1" : "true", std::string(s.flag));
@@ -288,11 +288,9 @@ TEST_CASE("the models column decides the refusals by kind, in whole messages") {
         return std::string("accepted");
     };
     // Language: refused by an image model, --seq with the image field to use.
-    // (The vision text reads "is an vision model" today; this change keeps the
-    // messages as they were, so only the rest is pinned here.)
-    const std::string seq = message({{Field::Model, "resnet50"}, {Field::Seq, "256"}});
-    CHECK_THAT(seq, Catch::StartsWith("--seq applies to language models; resnet50 is a") &&
-                        Catch::EndsWith(" vision model (use --resolution for the image size)"));
+    CHECK(message({{Field::Model, "resnet50"}, {Field::Seq, "256"}}) ==
+          "--seq applies to language models; resnet50 is a vision model (use --resolution for "
+          "the image size)");
     CHECK(message({{Field::Task, "sdxl"}, {Field::Engine, "vllm"}}) ==
           "--engine applies to language models; sdxl is an image generation model");
     // Diffusion: refused by a vision model; Image and Diffusion: by a language model.
