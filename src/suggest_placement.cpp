@@ -1,6 +1,8 @@
 // The suggestions that change where it runs: llama.cpp's offload to host
-// memory (alone, or with a 4-bit format), for image models ComfyUI's setup
-// then diffusers' CPU offload, and more cards of the plan's kind.
+// memory (alone, or with a 4-bit format; on llama.cpp itself when the plan's
+// default engine keeps the whole model on the card), for image models
+// ComfyUI's setup then diffusers' CPU offload, and more cards of the plan's
+// kind.
 #include <fmt/format.h>
 
 #include <algorithm>
