@@ -220,7 +220,7 @@ struct FieldSpec {
     // (tokens to generate, decode and first-token targets, a draft, a KV
     // cache, images in the prompt): what an embedding or reranker model takes
     // instead. Giving the field for one is an error that ends with this text.
-    std::string_view generating_only{};  // {}: rows that leave it out need not pad to it
+    std::string_view generating_only{};
 
     // "GPUADVISE_RANK_BY" for key "rank_by".
     std::string env_name() const;
