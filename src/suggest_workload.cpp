@@ -131,9 +131,13 @@ void Search::context() {
     const auto p = fitting(c);
     if (!p) return;
     const Workload& pw = p->workload;
+    // A context longer than the request is the engine's default, not asked.
+    const bool engine_default = !w_.trains() && w_.engine && total > w_.prompt + w_.gen;
     add(c, *p,
-        w_.trains()
-            ? fmt::format("the longest sequence that fits (asked {} tokens)", total)
+        w_.trains() ? fmt::format("the longest sequence that fits (asked {} tokens)", total)
+        : engine_default
+            ? fmt::format("prompt {} + gen {} tokens ({}'s default context: {})", pw.prompt, pw.gen,
+                          w_.engine->name, total)
             : fmt::format("prompt {} + gen {} tokens (asked {})", pw.prompt, pw.gen, total));
 }
 

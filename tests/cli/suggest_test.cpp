@@ -125,6 +125,22 @@ TEST_CASE("suggestions: an engine that offloads, when the default one keeps all 
         CHECK(s.at("flags").at(0) != "--engine");
 }
 
+TEST_CASE("suggestions: a shorter context than an engine's default says whose default it was") {
+    // Two 24 GiB cards: Ollama allocates 262144 tokens (cut to the trained
+    // length for a preset; "70B" by size states none), which a 70B's KV cache
+    // cannot hold; the request itself was 4096 tokens.
+    const auto doc = run_json(
+        {"check", "--gpu", "rtx-4090", "--gpus", "2", "--model", "70B", "--engine", "ollama"}, {1});
+    bool found = false;
+    for (const auto& s : doc.at("plan").at("suggestions"))
+        if (s.at("flags").at(0) == "--seq") {
+            found = true;
+            CHECK_THAT(s.at("note").get<std::string>(),
+                       Catch::EndsWith("(Ollama's default context: 262144)"));
+        }
+    CHECK(found);
+}
+
 TEST_CASE("suggestions: the text block under check's verdict, in the order given") {
     const Args miss{"check",  "--gpu", "rtx-4090", "--model",  "llama-3.1-8b", "--prompt",
                     "120000", "--gen", "2000",     "--engine", "llama.cpp"};
