@@ -78,27 +78,17 @@ double shard_layout(const Workload& w, const Params& p, double trainable, Compon
 // backward, so they sit beside the activations. Their size is the run's
 // DeepSpeed config: only a harness whose config ships with its scripts has
 // one here; another adds nothing (not modelled: HF's "auto" fills
-// hidden_size^2, DeepSpeed's own default is 5e8 with overlap_comm off).
+// hidden_size^2, DeepSpeed's own default is 5e8 with overlap_comm off). The
+// config's figures are the harness's (HarnessProfile::zero_bucket_elements).
 double zero_backward_buckets(const Workload& w) {
-    if (!w.trains() || w.parallel == Parallel::Zero3 || w.parallel == Parallel::Fsdp ||
-        w.train_offload != TrainOffload::None || !train_dtypes(w).deepspeed)
+    const HarnessProfile& hp = w.profile();
+    // Its full fine-tunes run ZeRO-3 (Qwen's finetune_ds.sh): the config
+    // shipped for ZeRO-1/2 is the adapters' scripts'.
+    if (!w.trains() || !w.uses_lora() || w.parallel == Parallel::Zero3 ||
+        w.parallel == Parallel::Fsdp || w.train_offload != TrainOffload::None ||
+        !train_dtypes(w).deepspeed)
         return 0.0;
-    double elements = 0;
-    int buffers = 0;
-    switch (w.harness) {
-        case Harness::QwenFinetune:
-            // finetune/ds_config_zero2.json (QwenLM/Qwen 2df8e8a), used by
-            // finetune_qlora_single_gpu.sh and finetune_lora_ds.sh:
-            // reduce_bucket_size 2e8, contiguous_gradients and overlap_comm
-            // true. Its full fine-tunes (finetune_ds.sh) run ZeRO-3 instead.
-            if (!w.uses_lora()) return 0.0;
-            elements = 2e8;
-            buffers = 2;
-            break;
-        default:
-            return 0.0;
-    }
-    return elements * buffers * dtype_bytes(w.precision);
+    return hp.zero_bucket_elements * hp.zero_buckets * dtype_bytes(w.precision);
 }
 }  // namespace
 

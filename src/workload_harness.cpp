@@ -192,6 +192,11 @@ constexpr std::array<HarnessProfile, 9> kProfiles{{
      .packing = true,
      .deepspeed_half = true,
      .deepspeed_single_gpu_lora = false,
+     // finetune/ds_config_zero2.json (used by finetune_qlora_single_gpu.sh
+     // and finetune_lora_ds.sh): reduce_bucket_size 2e8, contiguous_gradients
+     // and overlap_comm true.
+     .zero_bucket_elements = 2e8,
+     .zero_buckets = 2,
      .source = "QwenLM/Qwen finetune.py, finetune/finetune_qlora_single_gpu.sh, "
                "finetune_lora_single_gpu.sh, finetune_lora_ds.sh, README (§Finetuning) (2df8e8a)"},
 }};

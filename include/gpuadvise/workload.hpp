@@ -302,6 +302,12 @@ struct HarnessProfile {
     // reshard_after_forward to False). torchtune shards tok_embeddings and
     // output as units of their own (custom_sharded_layers).
     bool fsdp_root_holds_embeddings = true;
+    // The DeepSpeed ZeRO-1/2 config its scripts ship, where it ships one:
+    // reduce_bucket_size in elements (0: none shipped, nothing modelled) and
+    // the buckets it holds (2 with overlap_comm's double buffers). Every
+    // backward allocates them with contiguous_gradients.
+    double zero_bucket_elements = 0;
+    int zero_buckets = 0;
     std::string_view source;  // where the switches come from
 };
 const HarnessProfile& harness_profile(Harness h);
