@@ -89,6 +89,43 @@ std::optional<Recommendation> offload_plan(const Workload& w, const Gpu& gpu,
     return best;
 }
 
+// A diffusion pipeline that does not fit whole on one card runs there with
+// diffusers' own answer, the one its memory guide gives and FLUX.1-dev's
+// model card ships (pipe.enable_model_cpu_offload()): one component on the
+// GPU at a time, else one layer (enable_sequential_cpu_offload). The copies
+// cost the plan its speed (image_performance.cpp), so a card that holds the
+// whole pipeline still ranks on its own speed. Not where the user chose an
+// offload, under ComfyUI (which loads each model as a node needs it), or on
+// memory the host shares. `only` re-evaluates the mode a ranked plan chose.
+std::optional<Recommendation> pipeline_offload_plan(const Workload& w, const Gpu& gpu,
+                                                    const RankOptions& options,
+                                                    std::optional<CpuOffload> only = std::nullopt,
+                                                    Detail detail = Detail::Verdict) {
+    if (!w.is_diffusion() || w.image.offload_given || w.image.offload != CpuOffload::None ||
+        w.image.setup != ImageSetup::Diffusers || gpu.shares_host_memory() ||
+        (options.fixed_gpus && *options.fixed_gpus != 1))
+        return std::nullopt;
+    for (const CpuOffload mode : {CpuOffload::Model, CpuOffload::Sequential}) {
+        if (only && mode != *only) continue;
+        Workload offloaded = w;
+        offloaded.image.offload = mode;
+        Recommendation rec = evaluate_plan(offloaded, gpu, 1, options, nullptr, detail);
+        if (!rec.fits) continue;
+        rec.cpu_offload = mode;
+        if (detail == Detail::Texts && !rec.reasons.empty()) {
+            const MemoryEstimate whole =
+                evaluate_plan(w, gpu, 1, options, nullptr, Detail::Verdict).memory;
+            rec.reasons.front() = fmt::format(
+                "with diffusers' {} CPU offload (--cpu-offload {}: the whole pipeline needs {} "
+                "of its {}): {}",
+                mode == CpuOffload::Model ? "model" : "sequential", kCpuOffloads.name(mode),
+                format_gib(whole.per_gpu_bytes), format_gib(rec.usable_bytes), rec.reasons.front());
+        }
+        return rec;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 bool ranks_before(const Recommendation& a, const Recommendation& b) {
@@ -207,6 +244,10 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         // model with part of it in host memory, on a host that holds the RAM.
         if (!best)
             if (auto offloaded = offload_plan(slim, gpu, options)) best = std::move(offloaded);
+        // Diffusion pipelines: with diffusers' CPU offload.
+        if (!best)
+            if (auto offloaded = pipeline_offload_plan(slim, gpu, options))
+                best = std::move(offloaded);
         Recommendation& kept = plans.emplace_back(best ? std::move(*best) : std::move(*closest));
         // Only the shown plans keep their rule hits and notes (they are
         // evaluated again with texts below); 100,000 cards must fit in memory.
@@ -252,7 +293,10 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
                     options.offload.kind == OffloadKind::None
                 ? offload_plan(slim, *out[i].gpu, options, out[i].platform, Detail::Texts)
                       .value_or(out[i])
-                : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &shared);
+            : out[i].cpu_offload ? pipeline_offload_plan(slim, *out[i].gpu, options,
+                                                         out[i].cpu_offload, Detail::Texts)
+                                       .value_or(out[i])
+                                 : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &shared);
         for (const auto& warning : workload.warnings) rec.warnings.push_back(warning);
         // Only the shown plans get a curve: it evaluates the plan at a dozen batches.
         const std::vector<const Gpu*> cards(static_cast<std::size_t>(rec.count), rec.gpu);

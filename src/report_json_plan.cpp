@@ -233,6 +233,12 @@ void write_recommendation(json::Writer& j, const Recommendation& r, std::size_t 
         j.end_array();
     }
     write_offload(j, r.offload ? &*r.offload : nullptr);
+    // The diffusers offload a ranking added where the whole pipeline does not fit.
+    j.key("cpu_offload");
+    if (r.cpu_offload)
+        j.value(kCpuOffloads.name(*r.cpu_offload));
+    else
+        j.null();
     if (r.limits) {
         j.key("limits").begin_object();
         j.field("max_context_tokens", r.limits->max_context_tokens);

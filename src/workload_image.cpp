@@ -139,8 +139,10 @@ Workload Resolver::image() {
         if (!r_.has(Field::Steps))
             assume(comfy ? std::string("steps=20 (ComfyUI's KSampler default)")
                          : fmt::format("steps={} (the pipeline's default)", s.steps));
-        if (const Arg a = arg(Field::CpuOffload))
+        if (const Arg a = arg(Field::CpuOffload)) {
             s.offload = kCpuOffloads.parse(a.text(), a.from());
+            s.offload_given = true;
+        }
         s.vae_tiling = r_.flag(Field::VaeTiling).value_or(false);
     }
     w_.gpus = r_.has(Field::Gpus) ? positive(Field::Gpus, kMaxGpus) : 1;

@@ -191,6 +191,10 @@ struct Recommendation {
     // --offload: where the model is (mode gpu when it all fits); `memory` is
     // then the GPU's share.
     std::optional<OffloadPlan> offload;
+    // A ranked diffusion plan that runs with diffusers' CPU offload the
+    // workload did not ask for, because the whole pipeline does not fit the
+    // card (rank.cpp, pipeline_offload_plan); nullopt otherwise.
+    std::optional<CpuOffload> cpu_offload;
     // estimate/check/fit with a card: plan_limits, filled by the caller.
     std::optional<Limits> limits;
     // A described serving plan of a language model: its sessions and what

@@ -361,6 +361,9 @@ struct ImageSettings {
     // Video generation: the frames of each clip (0: an image, not a clip).
     std::int64_t frames = 0;
     CpuOffload offload = CpuOffload::None;
+    // --cpu-offload was given: a ranking keeps it on every card instead of
+    // offloading where the whole pipeline does not fit (rank.cpp).
+    bool offload_given = false;
     ImageSetup setup = ImageSetup::Diffusers;  // --image-setup
     // Vision: activations in channels-last (NHWC) layout, which cuDNN's
     // tensor-core convolutions take without transposes (--channels-last).

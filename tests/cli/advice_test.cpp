@@ -347,6 +347,47 @@ TEST_CASE("advice: FLUX.1-dev in fp8 in ComfyUI fits an RTX 4090 and makes an im
     CHECK_FALSE(resident.at("plan").at("fits").get<bool>());
 }
 
+TEST_CASE(
+    "advice: FLUX.1-dev in diffusers: a card that holds it only with model offload is ranked, "
+    "with the offload said and costed") {
+    const json doc = answer({"--model", "flux-dev", "--top", "10"});
+    check_order(doc);
+    // The whole pipeline (36.7 GiB) needs a 48 GB card; diffusers' model
+    // offload (FLUX's model card) runs it on a 32 GB one. A ranking that
+    // offers only $5,000-plus cards leaves out what most buyers would run.
+    bool offloaded_in_top3 = false;
+    for (const auto& r : fitting(doc, 3)) {
+        INFO(tag(r));
+        if (r.at("cpu_offload").is_null()) continue;
+        offloaded_in_top3 = true;
+        CHECK(r.at("cpu_offload") == "model");
+        CHECK(r.at("total_usd").get<double>() < 5000.0);
+        CHECK(r.at("reasons").at(0).get<std::string>().find("--cpu-offload model") !=
+              std::string::npos);
+    }
+    CHECK(offloaded_in_top3);
+    // Its copies cost it: the same card is slower with offload than a card
+    // of the same chip that holds the whole pipeline (RTX PRO 6000 Blackwell).
+    double offloaded = 0, whole = 0;
+    for (const auto& r : doc.at("recommendations")) {
+        if (r.at("gpu") == "nvidia-rtx-5090")
+            offloaded = r.at("performance").at("seconds_per_image");
+        if (r.at("gpu") == "nvidia-rtx-pro-6000-blackwell")
+            whole = r.at("performance").at("seconds_per_image");
+    }
+    REQUIRE(offloaded > 0);
+    REQUIRE(whole > 0);
+    CHECK(offloaded > whole);
+    // An offload the user gave is every plan's: --cpu-offload none leaves the
+    // 32 GB cards out, and no plan adds one.
+    const json asked = answer({"--model", "flux-dev", "--cpu-offload", "none", "--top", "40"});
+    for (const auto& r : asked.at("recommendations")) {
+        INFO(tag(r));
+        CHECK(r.at("cpu_offload").is_null());
+        if (r.at("gpu") == "nvidia-rtx-5090") CHECK_FALSE(r.at("fits").get<bool>());
+    }
+}
+
 TEST_CASE("advice: ResNet-50 training with AMP: H100 over A100 over RTX 4090, as published") {
     const auto rate = [](const char* card) {
         const json doc = answer({"estimate", "--gpu", card, "--model", "resnet50", "--method",
