@@ -322,7 +322,7 @@ const std::vector<FieldSpec>& table() {
          .value_name = "TIME",
          .help = "Time per output token target for each session (50ms): plans slower per session "
                  "do not fit",
-         .default_help = "none",
+         .default_help = "none; with --users, reading speed (--tok-s-per-user's default)",
          .applies = Applies::Inference,
          .models = Models::Language,
          .generating_only = "nothing is decoded; the speed is sequences a second"},
@@ -332,7 +332,8 @@ const std::vector<FieldSpec>& table() {
          .group = kWorkloadGroup,
          .value_name = "TOK/S",
          .help = "The same target as a rate: each session decodes at least this fast (20)",
-         .default_help = "none",
+         .default_help = "none; with --users, reading speed (the latency rule's "
+                         "reading_tokens_per_s, data/rules.json)",
          .applies = Applies::Inference,
          .models = Models::Language,
          .generating_only = "nothing is decoded; the speed is sequences a second"},

@@ -5,7 +5,8 @@
 
 namespace gpuadvise {
 
-std::optional<LoadCheck> check_load(const Workload& w, const Performance& p) {
+std::optional<LoadCheck> check_load(const Workload& w, const Performance& p,
+                                    std::optional<double> default_speed) {
     if (w.trains() || !w.is_language()) return std::nullopt;
     LoadCheck c;
     if (p.decode_tokens_per_s && *p.decode_tokens_per_s > 0 && w.batch > 0)
@@ -13,8 +14,9 @@ std::optional<LoadCheck> check_load(const Workload& w, const Performance& p) {
     c.ttft_s = p.time_to_first_token_s;
     // An unknown figure is not a miss: the plan's speed is unknown for every
     // target alike, as the deadline rule treats an unknown job time.
-    if (w.load.min_user_tokens_per_s && c.per_user_tokens_per_s)
-        c.meets_speed = *c.per_user_tokens_per_s >= *w.load.min_user_tokens_per_s;
+    const std::optional<double> speed =
+        w.load.min_user_tokens_per_s ? w.load.min_user_tokens_per_s : default_speed;
+    if (speed && c.per_user_tokens_per_s) c.meets_speed = *c.per_user_tokens_per_s >= *speed;
     if (w.load.ttft_s && c.ttft_s) c.meets_ttft = *c.ttft_s <= *w.load.ttft_s;
     return c;
 }

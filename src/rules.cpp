@@ -324,19 +324,29 @@ std::vector<Rule> make_registry() {
                  }});
     // --users/--rps with --tpot, --tok-s-per-user or --ttft: each session's
     // share of the decode rate, and the batch's prefill, against the targets.
+    // --users without a speed target is held to reading speed: a plan that
+    // streams each session slower than people read does not serve them.
     r.push_back({"latency", RuleKind::Reject,
-                 "a serving plan must meet --ttft and --tpot (or --tok-s-per-user) at its batch",
-                 [](const PlanContext& c, const RuleData&) -> Hit {
-                     const auto load = check_load(c.workload, c.performance);
+                 "a serving plan must meet --ttft and --tpot (or --tok-s-per-user) at its batch; "
+                 "--users without a speed target must stream each session at reading speed",
+                 [](const PlanContext& c, const RuleData& d) -> Hit {
+                     const ServingLoad& t = c.workload.load;
+                     const bool by_default = t.given && !t.min_user_tokens_per_s;
+                     const std::optional<double> reading =
+                         by_default ? std::optional<double>(d.get("reading_tokens_per_s"))
+                                    : std::nullopt;
+                     const auto load = check_load(c.workload, c.performance, reading);
                      if (!load || load->meets()) return std::nullopt;
                      return fire(c, [&] {
-                         const ServingLoad& t = c.workload.load;
                          if (!load->meets_speed)
                              return fmt::format(
                                  "per-user decode {:.3g} tok/s at batch {}, under the {:.3g} "
                                  "tok/s target ({})",
                                  *load->per_user_tokens_per_s, c.workload.batch,
-                                 *t.min_user_tokens_per_s, t.speed_target);
+                                 reading ? *reading : *t.min_user_tokens_per_s,
+                                 reading ? "reading speed, the default with --users; "
+                                           "--tok-s-per-user sets another"
+                                         : t.speed_target);
                          return fmt::format(
                              "first token after {:.3g} s at batch {}, over the {:.3g} s target "
                              "({})",

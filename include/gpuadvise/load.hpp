@@ -23,8 +23,11 @@ struct LoadCheck {
     bool meets_ttft = true;
     bool meets() const { return meets_speed && meets_ttft; }
 };
-// Nullopt when the workload is not serving a language model.
-std::optional<LoadCheck> check_load(const Workload& w, const Performance& p);
+// Nullopt when the workload is not serving a language model. `default_speed`:
+// the per-session rate held to when the load gives none (the latency rule's
+// reading speed under --users).
+std::optional<LoadCheck> check_load(const Workload& w, const Performance& p,
+                                    std::optional<double> default_speed = std::nullopt);
 
 // JSON `load` of a serving plan: the sessions, their context and what each gets.
 struct LoadResult {

@@ -388,6 +388,34 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("advice: 100 chat users are served at reading speed or more, unless asked for less") {
+    const json doc = answer({"--model", "llama-3.1-8b", "--users", "100", "--top", "10"});
+    check_order(doc);
+    const auto best = fitting(doc, 10);
+    REQUIRE(best.size() >= 3);
+    for (const auto& r : best) {
+        INFO(tag(r));
+        // Each session streams at least as fast as people read (5.3 tok/s,
+        // data/rules.json latency), with the load it was ranked under.
+        CHECK(r.at("load").at("users") == 100);
+        CHECK(r.at("load").at("per_user_tokens_per_s").get<double>() >= 5.3);
+        CHECK(r.at("load").at("meets").get<bool>());
+    }
+    // A box that holds the sessions but streams them slower is refused, and
+    // says why; asking for less lets it back.
+    const json slow = gpuadvise_test::run_json(
+        {"check", "--gpu", "jetson-thor", "--model", "llama-3.1-8b", "--users", "100"}, {1});
+    CHECK_FALSE(slow.at("plan").at("fits").get<bool>());
+    bool said = false;
+    for (const auto& hit : slow.at("plan").at("rules_fired"))
+        said = said || (hit.at("id") == "latency" && hit.at("message").get<std::string>().find(
+                                                         "reading speed") != std::string::npos);
+    CHECK(said);
+    const json asked = answer({"check", "--gpu", "jetson-thor", "--model", "llama-3.1-8b",
+                               "--users", "100", "--tok-s-per-user", "1"});
+    CHECK(asked.at("plan").at("fits").get<bool>());
+}
+
 TEST_CASE("advice: ResNet-50 training with AMP: H100 over A100 over RTX 4090, as published") {
     const auto rate = [](const char* card) {
         const json doc = answer({"estimate", "--gpu", card, "--model", "resnet50", "--method",
