@@ -128,6 +128,16 @@ std::optional<Recommendation> pipeline_offload_plan(const Workload& w, const Gpu
 
 }  // namespace
 
+Recommendation plan_on_card(const Workload& w, const Gpu& gpu, std::int64_t count,
+                            const RankOptions& options) {
+    Recommendation rec = evaluate_plan(w, gpu, count, options);
+    if (rec.fits || count != 1) return rec;
+    if (auto offloaded = offload_plan(w, gpu, options, nullptr, Detail::Texts)) return *offloaded;
+    if (auto offloaded = pipeline_offload_plan(w, gpu, options, std::nullopt, Detail::Texts))
+        return *offloaded;
+    return rec;
+}
+
 bool ranks_before(const Recommendation& a, const Recommendation& b) {
     if (a.fits != b.fits) return a.fits;
     if (a.fits) {

@@ -321,6 +321,13 @@ std::optional<double> host_ram_gbps(const RankOptions& options, const HostPlatfo
 // "yes", "tight" or "no".
 std::string_view fit_word(const Recommendation& rec);
 
+// One card's plan with its texts, as a ranking makes it: evaluate_plan, and
+// where a one-card plan misses, the plans a ranking falls back to (part of
+// the model in host memory for llama.cpp-style engines, diffusers' CPU
+// offload for a diffusion pipeline). `compare` asks this of each card.
+Recommendation plan_on_card(const Workload& w, const Gpu& gpu, std::int64_t count,
+                            const RankOptions& options);
+
 // The ranking's order (docs/ranking.md): fitting plans before misses; among
 // fitting plans Ranked, then Late (the sooner first), then Unknown (the
 // faster, then the cheaper); Ranked ones by score; misses that hold the

@@ -188,7 +188,7 @@ int cmd_compare(Context& ctx) {
     }
     std::vector<Recommendation> recs;
     for (const auto& name : names)
-        recs.push_back(evaluate_plan(w, resolve_gpu(catalog, name, "GPU"), w.gpus, options));
+        recs.push_back(plan_on_card(w, resolve_gpu(catalog, name, "GPU"), w.gpus, options));
     // Ranked by the key the heading names, unless the user's order is the point.
     const bool keep_order = ctx.request.flag(Field::KeepOrder).value_or(false);
     if (!keep_order) std::stable_sort(recs.begin(), recs.end(), ranks_before);

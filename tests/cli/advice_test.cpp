@@ -378,6 +378,15 @@ TEST_CASE(
     REQUIRE(offloaded > 0);
     REQUIRE(whole > 0);
     CHECK(offloaded > whole);
+    // compare makes each card's plan as the ranking does: the 24 GB card
+    // runs it only with sequential offload, which costs minutes an image.
+    const json compared = answer({"compare", "rtx-4090", "rtx-5090", "--model", "flux-dev"});
+    for (const auto& r : compared.at("recommendations")) {
+        INFO(tag(r));
+        CHECK(r.at("fits").get<bool>());
+        CHECK(r.at("cpu_offload") == (r.at("gpu") == "nvidia-rtx-5090" ? "model" : "sequential"));
+    }
+    CHECK(compared.at("recommendations").at(0).at("gpu") == "nvidia-rtx-5090");
     // An offload the user gave is every plan's: --cpu-offload none leaves the
     // 32 GB cards out, and no plan adds one.
     const json asked = answer({"--model", "flux-dev", "--cpu-offload", "none", "--top", "40"});
