@@ -37,9 +37,9 @@ std::vector<Sample> replay_memory_rows(const std::vector<Row>& rows, const Json&
         if (w.method == Method::Full && w.gpus == 1 && w.optimizer == Optimizer::AdamW &&
             !w.optimizer_in_backward && w.train_offload == TrainOffload::None &&
             r.at("scope") != "total_all_gpus") {
-            const double floor = static_cast<double>(m.get(&Components::weights) +
-                                                     m.get(&Components::gradients) +
-                                                     m.get(&Components::optimizer));
+            const double floor =
+                static_cast<double>(m.get(&Components::weights) + m.get(&Components::gradients) +
+                                    m.get(&Components::optimizer));
             const double measured = std::stod(r.at("measured_bytes"));
             if (measured < floor) {
                 skipped.emplace_back(
