@@ -357,18 +357,16 @@ void Resolver::applicability() {
                 v->origin));
         switch (s.applies) {
             case Applies::Training:
+            case Applies::TrainingOrImage:
                 if (!training)
-                    throw InputError(fmt::format(
-                        "{} applies to training; add --method full, lora or qlora", v->origin));
+                    throw InputError(
+                        fmt::format("{} applies to training{}; add --method full, lora or qlora",
+                                    v->origin, s.method_note));
                 break;
             case Applies::Inference:
                 if (training)
                     throw InputError(fmt::format("{} applies to --method inference{}", v->origin,
-                                                 s.field == Field::Engine
-                                                     ? " (training runs on PyTorch)"
-                                                 : s.field == Field::Prompt || s.field == Field::Gen
-                                                     ? "; use --seq for training"
-                                                     : ""));
+                                                 s.method_note));
                 break;
             case Applies::Lora:
                 if (!w_.uses_lora())
@@ -377,11 +375,6 @@ void Resolver::applicability() {
                 break;
             case Applies::Always:
             case Applies::Model:
-                if (s.field == Field::Steps && !training)
-                    throw InputError(fmt::format(
-                        "{} applies to training (optimizer steps) and to image generation "
-                        "(denoising steps); add --method full, lora or qlora",
-                        v->origin));
                 break;
         }
     }

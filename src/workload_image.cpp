@@ -24,10 +24,9 @@ Workload Resolver::image() {
         const auto& v = r_.get(s.field);
         if (!v) continue;
         if (s.models == Models::Language)
-            throw InputError(
-                fmt::format("{} applies to language models; {} is {} model{}", v->origin,
-                            w_.model.name, diffusion ? "an image generation" : "a vision",
-                            s.field == Field::Seq ? " (use --resolution for the image size)" : ""));
+            throw InputError(fmt::format(
+                "{} applies to language models; {} is {} model{}", v->origin, w_.model.name,
+                diffusion ? "an image generation" : "a vision", s.model_note));
         if (s.models == Models::Diffusion && !diffusion)
             throw InputError(
                 fmt::format("{} applies to image generation models such as sdxl", v->origin));

@@ -184,6 +184,9 @@ enum class Applies : std::uint8_t {
     Training,   // --method full, lora or qlora
     Inference,  // --method inference
     Lora,       // --method lora or qlora
+    // Training, and an image generation model's inference (--steps: the
+    // optimizer's steps, or the denoising steps per image).
+    TrainingOrImage,
 };
 
 // Which kinds of model (data/models.json "kind") a field means something for.
@@ -221,6 +224,11 @@ struct FieldSpec {
     // cache, images in the prompt): what an embedding or reranker model takes
     // instead. Giving the field for one is an error that ends with this text.
     std::string_view generating_only{};
+    // Said after the refusal of a field given for a method (`applies`) or a
+    // kind of model (`models`) it does not apply to, where the field has a
+    // better fix than the generic one: "; use --seq for training".
+    std::string_view method_note{};
+    std::string_view model_note{};
 
     // "GPUADVISE_RANK_BY" for key "rank_by".
     std::string env_name() const;

@@ -104,7 +104,16 @@ std::vector<Case> cases() {
         {{m, "8B", "--engine", "vlm"}, "did you mean 'vllm'"},
         {{m, "8B", "--quant", "q4_k_m", "--engine", "tensorrt-llm"}, "does not load"},
         {{m, "8B", "--method", "lora", "--engine", "vllm"},
-         "--engine applies to --method inference"},
+         "--engine applies to --method inference (training runs on PyTorch)"},
+        // a field's own fix (the table's method_note and model_note), only
+        // after the refusal it belongs to
+        {{m, "8B", "--method", "lora", "--prompt", "100"},
+         "--prompt applies to --method inference; use --seq for training"},
+        {{m, "8B", "--steps", "20"},
+         "--steps applies to training (optimizer steps) and to image generation (denoising "
+         "steps); add --method full, lora or qlora"},
+        {{m, "sdxl", "--engine", "vllm"},
+         "--engine applies to language models; sdxl is an image generation model\n"},
         {{m, "8B", "--task", "serve-7b"}, "did you mean 'serve-70b'"},
         // conflicting or meaningless combinations (the task guard covers every field)
         {{"--task", "sdxl", "--engine", "vllm"},
