@@ -205,13 +205,21 @@ class ObjectReader {
 
   private:
     std::optional<Value> lookup(std::string_view key);
+    // The typed checks of a member already found (one lookup a getter).
+    std::string_view str_of(std::string_view key, Value v) const;
+    double number_of(std::string_view key, Value v, double min, double max) const;
+    std::int64_t integer_of(std::string_view key, Value v, std::int64_t min,
+                            std::int64_t max) const;
     Value value_;
     std::string_view source_;
     const Path* path_;
-    std::vector<Value> members_;
-    std::vector<std::string_view> keys_;  // members_' keys, compared without a lookup each
-    std::vector<bool> read_;              // per member: asked for
-    std::size_t cursor_ = 0;              // members are usually read in document order
+    struct Member {
+        Value value;
+        std::string_view key;  // compared without a lookup each
+        bool read = false;     // asked for
+    };
+    std::vector<Member> members_;  // one allocation a reader (a card has eight)
+    std::size_t cursor_ = 0;       // members are usually read in document order
     // One bit per key's length and ends (key_bit): most optional keys a
     // reader asks for are absent, and this answers them without a scan.
     std::uint64_t key_bits_ = 0;
