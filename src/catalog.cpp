@@ -20,7 +20,9 @@ namespace {
 // What the views of a parsed catalog point into.
 struct Storage {
     std::string text;
-    std::deque<std::string> strings;  // unescaped JSON strings, normalised names
+    std::shared_ptr<const void> owner;  // or what owns the text it views
+    std::string_view view;              // the text: `text`, or the owner's
+    std::deque<std::string> strings;    // unescaped JSON strings, normalised names
     std::deque<std::vector<std::string_view>> lists;
 };
 
@@ -325,7 +327,7 @@ std::vector<NameEntry> index_names(const std::vector<Gpu>& gpus, std::string_vie
 Catalog catalog_from_text(std::shared_ptr<Storage> storage, std::string_view source) {
     Catalog c;
     c.source = std::string(source);
-    const std::string_view text = storage->text;
+    const std::string_view text = storage->view;
     // Room for the cards a file of this size holds (a card is 2 to 3 KB of
     // JSON, data/gpus.json's 2.7 KB): a 100,000-card file then fills the
     // vector without its 17 doublings, which touch twice its memory and
@@ -400,6 +402,15 @@ Catalog parse_catalog(std::string_view text, std::string_view source) {
 Catalog parse_catalog_kept(std::string&& text, std::string_view source) {
     auto storage = std::make_shared<Storage>();
     storage->text = std::move(text);
+    storage->view = storage->text;
+    return catalog_from_text(std::move(storage), source);
+}
+
+Catalog parse_catalog_kept(std::shared_ptr<const void> owner, std::string_view text,
+                           std::string_view source) {
+    auto storage = std::make_shared<Storage>();
+    storage->owner = std::move(owner);
+    storage->view = text;
     return catalog_from_text(std::move(storage), source);
 }
 
