@@ -89,9 +89,8 @@ std::optional<Recommendation> offload_plan(const Workload& w, const Gpu& gpu,
     return best;
 }
 
-}  // namespace
-
-bool ranks_before(const Recommendation& a, const Recommendation& b) {
+// ranks_before up to the card's id: nullopt when the two tie before it.
+std::optional<bool> ranks_before_by_plan(const Recommendation& a, const Recommendation& b) {
     if (a.fits != b.fits) return a.fits;
     if (a.fits) {
         if (a.standing != b.standing) return a.standing < b.standing;
@@ -134,6 +133,23 @@ bool ranks_before(const Recommendation& a, const Recommendation& b) {
             return a.headroom_bytes > b.headroom_bytes;
         }
     }
+    return std::nullopt;
+}
+
+// The first 8 bytes of an id, big-endian and zero-padded: ordered as the ids
+// are (an id holds no NUL), so most ties of plans end without a memcmp of
+// texts scattered over a large catalog's file.
+std::uint64_t id_prefix(std::string_view id) {
+    std::uint64_t p = 0;
+    for (std::size_t k = 0; k < 8; ++k)
+        p = (p << 8U) | (k < id.size() ? static_cast<unsigned char>(id[k]) : std::uint64_t{0});
+    return p;
+}
+
+}  // namespace
+
+bool ranks_before(const Recommendation& a, const Recommendation& b) {
+    if (const auto r = ranks_before_by_plan(a, b)) return *r;
     if (a.gpu->id != b.gpu->id) return a.gpu->id < b.gpu->id;
     return a.count < b.count;
 }
@@ -219,6 +235,8 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
     // Under --deadline, the misses nearest to it are the plans that run and
     // finish soonest after it, before those that cannot run at all.
     const bool by_time = options.job.deadline_hours.has_value();
+    std::vector<std::uint64_t> prefix(plans.size());
+    for (std::size_t i = 0; i < plans.size(); ++i) prefix[i] = id_prefix(plans[i].gpu->id);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t ia, std::size_t ib) {
         const Recommendation &a = plans[ia], &b = plans[ib];
         if (by_time && !a.fits && !b.fits && a.headroom_bytes >= 0 && b.headroom_bytes >= 0) {
@@ -226,7 +244,11 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
             if (da.has_value() != db.has_value()) return da.has_value();
             if (da && db && *da != *db) return *da < *db;
         }
-        return ranks_before(a, b);
+        // ranks_before, with the ids' prefixes first.
+        if (const auto r = ranks_before_by_plan(a, b)) return *r;
+        if (prefix[ia] != prefix[ib]) return prefix[ia] < prefix[ib];
+        if (a.gpu->id != b.gpu->id) return a.gpu->id < b.gpu->id;
+        return a.count < b.count;
     });
     // Put the plans in that order in place (following each cycle of the
     // permutation), so there is one array of plans, not two.
