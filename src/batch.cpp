@@ -68,6 +68,15 @@ std::string as_text(const json::Value& v, const std::string& origin) {
 
 }  // namespace
 
+const std::string* BatchMemo::find(const std::string& key) const {
+    const auto it = checks_.find(key);
+    return it == checks_.end() ? nullptr : &it->second;
+}
+
+void BatchMemo::add(std::string key, std::string check_json) {
+    if (checks_.size() < kMaxEntries) checks_.emplace(std::move(key), std::move(check_json));
+}
+
 std::vector<std::string> batch_keys() {
     std::vector<std::string> keys;
     for (const FieldSpec& s : field_specs())
@@ -84,8 +93,14 @@ BatchLineResult run_batch_line(std::string_view line, std::size_t line_number,
         if (!doc.root().is_object())
             throw InputError("each line must be a JSON object, like {\"model\": \"8B\"}");
         Request request;
+        // What the line asked, member by member (JSON strings hold no NUL,
+        // so the separators are unambiguous): the memo's key.
+        std::string asked;
         for (const json::Value v : doc.root().items()) {
             const std::string_view key = v.key();
+            asked.append(key).push_back('\0');
+            asked.push_back(static_cast<char>('0' + static_cast<int>(v.type())));
+            asked.append(v.is_bool() ? (v.boolean() ? "1" : "0") : v.text()).push_back('\0');
             const FieldSpec* spec = find_field_by_key(key);
             if (spec == nullptr || !batchable(*spec)) {
                 const auto near = closest_name(key, batch_keys());
@@ -127,15 +142,21 @@ BatchLineResult run_batch_line(std::string_view line, std::size_t line_number,
                     "{} local: batch lines name their cards (detecting this machine's is "
                     "'gpuadvise check --gpu local')",
                     gpu->origin));
-            // As `check` answers: the box, its strategy, the plan and its limits.
-            Workload box = w;
-            std::deque<Gpu> made;
-            std::vector<const Gpu*> cards = box_cards(catalog, request, box, made);
-            RankOptions o = rank_options(request, box);
-            if (request.has(Field::Parallel)) o.parallel = box.parallel;
-            const Recommendation rec = plan_box(request, box, cards, o);
             j.key("check");
-            write_recommendation(j, rec, 1);
+            if (const std::string* seen = context.memo ? context.memo->find(asked) : nullptr) {
+                j.raw(*seen);
+            } else {
+                // As `check` answers: the box, its strategy, the plan and its limits.
+                Workload box = w;
+                std::deque<Gpu> made;
+                std::vector<const Gpu*> cards = box_cards(catalog, request, box, made);
+                RankOptions o = rank_options(request, box);
+                if (request.has(Field::Parallel)) o.parallel = box.parallel;
+                const Recommendation rec = plan_box(request, box, cards, o);
+                const std::size_t at = out.size();
+                write_recommendation(j, rec, 1);
+                if (context.memo) context.memo->add(std::move(asked), out.substr(at));
+            }
         }
         if (request.has(Field::Top)) {
             const std::size_t top = top_count(request);

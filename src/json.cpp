@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -20,6 +21,39 @@
 namespace gpuadvise::json {
 
 // ------------------------------------------------------------------ parsing
+
+namespace {
+
+// Objects with fewer members than this find duplicate keys by a scan.
+constexpr std::size_t kLinearKeys = 64;
+
+// A Bloom-style summary of an object's keys (length, ends and middle byte,
+// 2 bits of 256): a key whose bits are not all set is certainly new.
+struct KeyFilter {
+    std::uint64_t words[4] = {0, 0, 0, 0};
+    static std::uint32_t hash(std::string_view key) {
+        std::uint32_t h = static_cast<std::uint32_t>(key.size()) * 0x9E3779B1U;
+        if (!key.empty())
+            h ^= (static_cast<std::uint32_t>(static_cast<unsigned char>(key.front())) << 16U) ^
+                 (static_cast<std::uint32_t>(static_cast<unsigned char>(key.back())) << 8U) ^
+                 static_cast<std::uint32_t>(static_cast<unsigned char>(key[key.size() / 2]));
+        return h * 0x85EBCA6BU;
+    }
+    bool may_hold(std::string_view key) const {
+        const std::uint32_t h = hash(key);
+        const std::uint32_t a = h >> 24U, b = (h >> 16U) & 0xFFU;
+        return ((words[a >> 6U] >> (a & 63U)) & 1U) != 0 &&
+               ((words[b >> 6U] >> (b & 63U)) & 1U) != 0;
+    }
+    void add(std::string_view key) {
+        const std::uint32_t h = hash(key);
+        const std::uint32_t a = h >> 24U, b = (h >> 16U) & 0xFFU;
+        words[a >> 6U] |= std::uint64_t{1} << (a & 63U);
+        words[b >> 6U] |= std::uint64_t{1} << (b & 63U);
+    }
+};
+
+}  // namespace
 
 class Parser {
   public:
@@ -66,9 +100,13 @@ class Parser {
     }
 
     void skip_ws() {
+        // One shift and test a byte: a pretty-printed catalog is a fifth
+        // indentation.
+        constexpr std::uint64_t kSpace = (std::uint64_t{1} << ' ') | (std::uint64_t{1} << '\n') |
+                                         (std::uint64_t{1} << '\r') | (std::uint64_t{1} << '\t');
         while (pos_ < text_.size()) {
-            const char c = text_[pos_];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+            const auto c = static_cast<unsigned char>(text_[pos_]);
+            if (c > ' ' || ((kSpace >> c) & 1U) == 0) return;
             ++pos_;
         }
     }
@@ -162,8 +200,8 @@ class Parser {
     std::string_view parse_string() {
         ++pos_;  // opening quote
         const std::size_t start = pos_;
-        skip_plain_bytes();
         while (true) {
+            skip_plain_bytes();  // to the first byte that needs a look
             if (pos_ >= text_.size()) fail_at(start - 1, "a string is not closed");
             const auto c = static_cast<unsigned char>(text_[pos_]);
             if (c == '"') {
@@ -214,8 +252,10 @@ class Parser {
 
     // Moves pos_ past a run of printable ASCII other than '"' and '\\', eight
     // bytes at a time (the bytes of a word tested at once, as in Mycroft's
-    // zero-byte test): most of a catalog is such text, and the byte loop
-    // after it checks whatever stopped the run.
+    // zero-byte test): most of a catalog is such text, and the caller checks
+    // whatever stopped the run. In each test the lowest flagged byte is
+    // exact (a false flag only follows a true one, by the borrow), so the
+    // run ends at the first byte that needs a look, not at its word.
     void skip_plain_bytes() {
         constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
         constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
@@ -228,7 +268,13 @@ class Parser {
             // a quote or a backslash.
             const std::uint64_t stop = (w & kHighs) | ((w - kOnes * 0x20) & ~w & kHighs) |
                                        zero_byte(w ^ (kOnes * '"')) | zero_byte(w ^ (kOnes * '\\'));
-            if (stop != 0) return;
+            if (stop != 0) {
+                // The first byte in memory is the word's lowest on a
+                // little-endian machine; elsewhere the caller's loop walks it.
+                if constexpr (std::endian::native == std::endian::little)
+                    pos_ += static_cast<std::size_t>(std::countr_zero(stop)) / 8;
+                return;
+            }
             pos_ += 8;
         }
     }
@@ -383,9 +429,12 @@ class Parser {
             return self;
         }
         // Duplicate keys: a linear scan for the usual small objects, a hash
-        // set once an object has many members.
+        // set once an object has many members. Before the scan, a 256-bit
+        // summary of the keys so far (KeyFilter) rules most keys out at once:
+        // a card's 30 to 40 members would otherwise scan each other.
         const std::size_t keys_start = keys_.size();
         std::unordered_set<std::string_view> many;
+        KeyFilter filter;
         std::uint32_t prev = 0;
         while (true) {
             skip_ws();
@@ -395,11 +444,14 @@ class Parser {
             const std::string_view key = parse_string();
             const std::size_t count = keys_.size() - keys_start;
             bool duplicate = false;
-            if (count < 32) {
-                for (std::size_t i = keys_start; i < keys_.size() && !duplicate; ++i)
-                    duplicate = keys_[i].size() == key.size() &&
-                                (key.empty() || keys_[i].back() == key.back()) && keys_[i] == key;
-                if (count == 31 && !duplicate)
+            if (count < kLinearKeys) {
+                if (filter.may_hold(key))
+                    for (std::size_t i = keys_start; i < keys_.size() && !duplicate; ++i)
+                        duplicate = keys_[i].size() == key.size() &&
+                                    (key.empty() || keys_[i].back() == key.back()) &&
+                                    keys_[i] == key;
+                filter.add(key);
+                if (count == kLinearKeys - 1 && !duplicate)
                     many.insert(keys_.begin() + static_cast<std::ptrdiff_t>(keys_start),
                                 keys_.end());
             } else {
@@ -408,7 +460,7 @@ class Parser {
             if (duplicate)
                 fail_at(key_at, fmt::format("the key {} appears twice in one object", quote(key)));
             keys_.push_back(key);
-            if (count >= 31) many.insert(key);
+            if (count >= kLinearKeys - 1) many.insert(key);
             skip_ws();
             if (pos_ >= text_.size() || text_[pos_] != ':')
                 fail("expected ':' after a member name");

@@ -52,13 +52,10 @@ ObjectReader::ObjectReader(Value value, std::string_view source, const Path* pat
     if (!value.is_object())
         fail_here(fmt::format("must be an object (got {})", type_name(value.type())));
     members_.reserve(value.size());
-    keys_.reserve(value.size());
     for (const Value m : value.items()) {
-        members_.push_back(m);
-        keys_.push_back(m.key());
-        key_bits_ |= key_bit(keys_.back());
+        members_.push_back({m, m.key()});
+        key_bits_ |= key_bit(members_.back().key);
     }
-    read_.assign(members_.size(), false);
 }
 
 void ObjectReader::fail(std::string_view key, std::string_view what) const {
@@ -74,12 +71,15 @@ void ObjectReader::fail_here(std::string_view what) const {
 std::optional<Value> ObjectReader::lookup(std::string_view key) {
     if ((key_bits_ & key_bit(key)) == 0) return std::nullopt;
     const std::size_t n = members_.size();
+    // `has(key)` and then the key's getter ask for the same member twice:
+    // the one just read is tried first, not found after a scan around.
+    if (cursor_ > 0 && members_[cursor_ - 1].key == key) return members_[cursor_ - 1].value;
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = cursor_ + k < n ? cursor_ + k : cursor_ + k - n;
-        if (keys_[i] == key) {
-            read_[i] = true;
+        if (members_[i].key == key) {
+            members_[i].read = true;
             cursor_ = i + 1;
-            return members_[i];
+            return members_[i].value;
         }
     }
     return std::nullopt;
@@ -102,15 +102,19 @@ bool ObjectReader::has(std::string_view key) {
 }
 
 std::string_view ObjectReader::str(std::string_view key) {
-    const Value v = required(key);
+    return str_of(key, required(key));
+}
+
+std::string_view ObjectReader::str_of(std::string_view key, Value v) const {
     if (!v.is_string() || v.text().empty())
         fail(key, fmt::format("must be a non-empty string (got {})", v.dump()));
     return v.text();
 }
 
 std::optional<std::string_view> ObjectReader::opt_str(std::string_view key) {
-    if (!get(key)) return std::nullopt;
-    return str(key);
+    const auto v = get(key);
+    if (!v) return std::nullopt;
+    return str_of(key, *v);
 }
 
 std::string_view ObjectReader::str_or(std::string_view key, std::string_view fallback) {
@@ -121,7 +125,10 @@ std::string_view ObjectReader::str_or(std::string_view key, std::string_view fal
 }
 
 double ObjectReader::number(std::string_view key, double min, double max) {
-    const Value v = required(key);
+    return number_of(key, required(key), min, max);
+}
+
+double ObjectReader::number_of(std::string_view key, Value v, double min, double max) const {
     if (!v.is_number()) fail(key, fmt::format("must be a number (got {})", v.dump()));
     const auto d = v.number();
     if (!d || *d < min || *d > max)
@@ -130,12 +137,17 @@ double ObjectReader::number(std::string_view key, double min, double max) {
 }
 
 std::optional<double> ObjectReader::opt_number(std::string_view key, double min, double max) {
-    if (!get(key)) return std::nullopt;
-    return number(key, min, max);
+    const auto v = get(key);
+    if (!v) return std::nullopt;
+    return number_of(key, *v, min, max);
 }
 
 std::int64_t ObjectReader::integer(std::string_view key, std::int64_t min, std::int64_t max) {
-    const Value v = required(key);
+    return integer_of(key, required(key), min, max);
+}
+
+std::int64_t ObjectReader::integer_of(std::string_view key, Value v, std::int64_t min,
+                                      std::int64_t max) const {
     if (!v.is_number() || !v.is_integer_literal())
         fail(key, fmt::format("must be an integer (got {})", v.dump()));
     const auto i = v.int64();
@@ -146,8 +158,9 @@ std::int64_t ObjectReader::integer(std::string_view key, std::int64_t min, std::
 
 std::optional<std::int64_t> ObjectReader::opt_integer(std::string_view key, std::int64_t min,
                                                       std::int64_t max) {
-    if (!get(key)) return std::nullopt;
-    return integer(key, min, max);
+    const auto v = get(key);
+    if (!v) return std::nullopt;
+    return integer_of(key, *v, min, max);
 }
 
 std::optional<bool> ObjectReader::opt_bool(std::string_view key) {
@@ -194,7 +207,7 @@ ObjectReader ObjectReader::child(std::string_view key, Path& path_storage) {
 
 void ObjectReader::finish() const {
     for (std::size_t i = 0; i < members_.size(); ++i)
-        if (!read_[i]) fail(members_[i].key(), "is not a known field; check the spelling");
+        if (!members_[i].read) fail(members_[i].key, "is not a known field; check the spelling");
 }
 
 }  // namespace gpuadvise::json

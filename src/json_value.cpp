@@ -29,25 +29,6 @@ std::string_view type_name(Type t) {
     return "?";
 }
 
-Type Value::type() const {
-    return doc_ ? doc_->nodes_[index_].type : Type::Null;
-}
-bool Value::boolean() const {
-    return doc_ && doc_->nodes_[index_].flag;
-}
-std::string_view Value::text() const {
-    return doc_ ? doc_->nodes_[index_].text : std::string_view();
-}
-std::string_view Value::key() const {
-    return doc_ ? doc_->nodes_[index_].key : std::string_view();
-}
-std::size_t Value::offset() const {
-    return doc_ ? doc_->nodes_[index_].offset : 0;
-}
-bool Value::is_integer_literal() const {
-    return is_number() && doc_->nodes_[index_].flag;
-}
-
 std::optional<double> Value::number() const {
     if (!is_number()) return std::nullopt;
     const std::string_view t = text();
@@ -83,27 +64,6 @@ std::optional<std::uint64_t> Value::uint64() const {
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || ptr != t.data() + t.size()) return std::nullopt;
     return v;
-}
-
-std::size_t Value::size() const {
-    return doc_ ? doc_->nodes_[index_].count : 0;
-}
-
-Value::Iterator& Value::Iterator::operator++() {
-    index_ = doc_->nodes_[index_].next;
-    return *this;
-}
-
-Value::Iterator Value::Range::begin() const {
-    return Iterator(doc, first);
-}
-Value::Iterator Value::Range::end() const {
-    return Iterator(doc, 0);
-}
-
-Value::Range Value::items() const {
-    if (!doc_ || (!is_array() && !is_object()) || size() == 0) return Range{doc_, 0};
-    return Range{doc_, doc_->nodes_[index_].first};
 }
 
 std::optional<Value> Value::find(std::string_view k) const {

@@ -14,11 +14,17 @@ namespace gpuadvise {
 std::string normalize_name(std::string_view name) {
     std::string out;
     out.reserve(name.size());
+    append_normalized_name(out, name);
+    return out;
+}
+
+void append_normalized_name(std::string& out, std::string_view name) {
     for (char c : name) {
         if (c == ' ' || c == '-' || c == '_' || c == '.') continue;
-        out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        // std::tolower in the "C" locale gpuadvise runs in (it never calls
+        // setlocale), without a call a byte.
+        out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
     }
-    return out;
 }
 
 std::vector<std::string> name_tokens(std::string_view name) {

@@ -126,19 +126,32 @@ std::optional<Recommendation> pipeline_offload_plan(const Workload& w, const Gpu
     return std::nullopt;
 }
 
-}  // namespace
+// What ranks_before reads of a plan before the card's id: the ranking's sort
+// compares these small records, not 1,784-byte plans read at random (100,000
+// of them are 178 MB).
+struct PlanKey {
+    bool fits;
+    Standing standing;
+    std::optional<double> days, seconds_per_clip;
+    double rate;
+    double total_usd;
+    double score;
+    std::int64_t headroom_bytes;
+};
 
-Recommendation plan_on_card(const Workload& w, const Gpu& gpu, std::int64_t count,
-                            const RankOptions& options) {
-    Recommendation rec = evaluate_plan(w, gpu, count, options);
-    if (rec.fits || count != 1) return rec;
-    if (auto offloaded = offload_plan(w, gpu, options, nullptr, Detail::Texts)) return *offloaded;
-    if (auto offloaded = pipeline_offload_plan(w, gpu, options, std::nullopt, Detail::Texts))
-        return *offloaded;
-    return rec;
+PlanKey plan_key(const Recommendation& r) {
+    return {r.fits,
+            r.standing,
+            r.performance.days,
+            r.performance.seconds_per_clip,
+            r.performance.rate().value_or(0.0),
+            r.total_usd,
+            r.score,
+            r.headroom_bytes};
 }
 
-bool ranks_before(const Recommendation& a, const Recommendation& b) {
+// ranks_before up to the card's id: nullopt when the two tie before it.
+std::optional<bool> ranks_before_by_plan(const PlanKey& a, const PlanKey& b) {
     if (a.fits != b.fits) return a.fits;
     if (a.fits) {
         if (a.standing != b.standing) return a.standing < b.standing;
@@ -147,17 +160,13 @@ bool ranks_before(const Recommendation& a, const Recommendation& b) {
             case Standing::Late:
                 // Jobs over the long-job rule's days: the one that finishes first; slow clips:
                 // the one that makes its clip first.
-                if (a.performance.days != b.performance.days)
-                    return a.performance.days.value_or(inf) < b.performance.days.value_or(inf);
-                if (a.performance.seconds_per_clip != b.performance.seconds_per_clip)
-                    return a.performance.seconds_per_clip.value_or(inf) <
-                           b.performance.seconds_per_clip.value_or(inf);
+                if (a.days != b.days) return a.days.value_or(inf) < b.days.value_or(inf);
+                if (a.seconds_per_clip != b.seconds_per_clip)
+                    return a.seconds_per_clip.value_or(inf) < b.seconds_per_clip.value_or(inf);
                 break;
             case Standing::Unknown: {
                 // What is known: the faster, then the cheaper.
-                const double ra = a.performance.rate().value_or(0.0);
-                const double rb = b.performance.rate().value_or(0.0);
-                if (ra != rb) return ra > rb;
+                if (a.rate != b.rate) return a.rate > b.rate;
                 const double ua = a.total_usd > 0 ? a.total_usd : inf;
                 const double ub = b.total_usd > 0 ? b.total_usd : inf;
                 if (ua != ub) return ua < ub;
@@ -181,6 +190,33 @@ bool ranks_before(const Recommendation& a, const Recommendation& b) {
             return a.headroom_bytes > b.headroom_bytes;
         }
     }
+    return std::nullopt;
+}
+
+// The first 8 bytes of an id, big-endian and zero-padded: ordered as the ids
+// are (an id holds no NUL), so most ties of plans end without a memcmp of
+// texts scattered over a large catalog's file.
+std::uint64_t id_prefix(std::string_view id) {
+    std::uint64_t p = 0;
+    for (std::size_t k = 0; k < 8; ++k)
+        p = (p << 8U) | (k < id.size() ? static_cast<unsigned char>(id[k]) : std::uint64_t{0});
+    return p;
+}
+
+}  // namespace
+
+Recommendation plan_on_card(const Workload& w, const Gpu& gpu, std::int64_t count,
+                            const RankOptions& options) {
+    Recommendation rec = evaluate_plan(w, gpu, count, options);
+    if (rec.fits || count != 1) return rec;
+    if (auto offloaded = offload_plan(w, gpu, options, nullptr, Detail::Texts)) return *offloaded;
+    if (auto offloaded = pipeline_offload_plan(w, gpu, options, std::nullopt, Detail::Texts))
+        return *offloaded;
+    return rec;
+}
+
+bool ranks_before(const Recommendation& a, const Recommendation& b) {
+    if (const auto r = ranks_before_by_plan(plan_key(a), plan_key(b))) return *r;
     if (a.gpu->id != b.gpu->id) return a.gpu->id < b.gpu->id;
     return a.count < b.count;
 }
@@ -270,14 +306,27 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
     // Under --deadline, the misses nearest to it are the plans that run and
     // finish soonest after it, before those that cannot run at all.
     const bool by_time = options.job.deadline_hours.has_value();
+    std::vector<PlanKey> keys;
+    std::vector<std::uint64_t> prefix;
+    keys.reserve(plans.size());
+    prefix.reserve(plans.size());
+    for (const Recommendation& r : plans) {
+        keys.push_back(plan_key(r));
+        prefix.push_back(id_prefix(r.gpu->id));
+    }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t ia, std::size_t ib) {
-        const Recommendation &a = plans[ia], &b = plans[ib];
+        const PlanKey &a = keys[ia], &b = keys[ib];
         if (by_time && !a.fits && !b.fits && a.headroom_bytes >= 0 && b.headroom_bytes >= 0) {
-            const auto da = a.performance.days, db = b.performance.days;
+            const auto da = a.days, db = b.days;
             if (da.has_value() != db.has_value()) return da.has_value();
             if (da && db && *da != *db) return *da < *db;
         }
-        return ranks_before(a, b);
+        // ranks_before, with the ids' prefixes first.
+        if (const auto r = ranks_before_by_plan(a, b)) return *r;
+        if (prefix[ia] != prefix[ib]) return prefix[ia] < prefix[ib];
+        const Recommendation &pa = plans[ia], &pb = plans[ib];
+        if (pa.gpu->id != pb.gpu->id) return pa.gpu->id < pb.gpu->id;
+        return pa.count < pb.count;
     });
     // Put the plans in that order in place (following each cycle of the
     // permutation), so there is one array of plans, not two.

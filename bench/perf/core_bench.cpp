@@ -218,6 +218,21 @@ void BM_BatchLine(benchmark::State& state) {
 }
 BENCHMARK(BM_BatchLine)->Unit(benchmark::kMicrosecond);
 
+// The same line again in one run: its check comes from the run's BatchMemo
+// (what `batch` pays for a line that asks what an earlier one asked).
+void BM_BatchLineAskedBefore(benchmark::State& state) {
+    const std::string line = R"({"model":"8B","gpu":"rtx-4090"})";
+    BatchMemo memo;
+    const BatchContext context{embedded::catalog(), embedded::model_presets(), nullptr, &memo};
+    run_batch_line(line, 1, context);
+    for (auto _ : state) {
+        BatchLineResult r = run_batch_line(line, 2, context);
+        if (!r.ok) state.SkipWithError("the batch line failed");
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_BatchLineAskedBefore)->Unit(benchmark::kMicrosecond);
+
 // `gpuadvise rules` prints this; run_cli/rules minus this is the CLI's own
 // cost (CLI11 set-up and parsing, logger).
 void BM_RulesText(benchmark::State& state) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpuadvise/calibration.hpp"
@@ -20,12 +21,29 @@ struct BatchLineResult {
     bool ok = true;
 };
 
+// The checks of the lines seen so far, by what the line asked: a line's
+// check (the plan on its card, its limits and curve: about 40 plan
+// evaluations) depends only on its members and on the run's catalog,
+// presets and calibration, so a line that asks again is answered from here.
+// Bounded: past kMaxEntries the lines are answered as if new.
+class BatchMemo {
+  public:
+    static constexpr std::size_t kMaxEntries = 4096;
+    const std::string* find(const std::string& key) const;
+    void add(std::string key, std::string check_json);
+
+  private:
+    std::unordered_map<std::string, std::string> checks_;
+};
+
 // What every line is answered with: the catalog, the presets and the
-// calibration file the flags would apply (nullptr: none).
+// calibration file the flags would apply (nullptr: none), and the memo of
+// the run's checks (nullptr: none kept).
 struct BatchContext {
     const Catalog& catalog;
     const std::vector<ModelPreset>& presets;
     const Calibration* calibration = nullptr;
+    BatchMemo* memo = nullptr;
 };
 
 // A line's "gpu" is a card, a list of cards ("rtx-3090,rtx-3060-12gb") or a

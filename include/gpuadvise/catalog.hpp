@@ -231,6 +231,9 @@ struct Catalog {
 Catalog parse_catalog(std::string_view text, std::string_view source);
 // The same, keeping `text` itself rather than a copy (a 1 GB file is read once).
 Catalog parse_catalog_kept(std::string&& text, std::string_view source);
+// The same, with `text` owned by `owner` (a mapped file), which the catalog keeps.
+Catalog parse_catalog_kept(std::shared_ptr<const void> owner, std::string_view text,
+                           std::string_view source);
 
 // Applies `overlay` to `base`: entries whose id exists replace the fields they
 // give (a local price, say); new ids are added. The result is validated whole.

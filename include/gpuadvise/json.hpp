@@ -156,6 +156,44 @@ class Document {
     std::size_t consumed_ = 0;
 };
 
+// A value's accessors, inline: a 100,000-card catalog's reading calls them
+// tens of millions of times.
+inline Type Value::type() const {
+    return doc_ ? doc_->nodes_[index_].type : Type::Null;
+}
+inline bool Value::boolean() const {
+    return doc_ && doc_->nodes_[index_].flag;
+}
+inline std::string_view Value::text() const {
+    return doc_ ? doc_->nodes_[index_].text : std::string_view();
+}
+inline std::string_view Value::key() const {
+    return doc_ ? doc_->nodes_[index_].key : std::string_view();
+}
+inline std::size_t Value::offset() const {
+    return doc_ ? doc_->nodes_[index_].offset : 0;
+}
+inline bool Value::is_integer_literal() const {
+    return is_number() && doc_->nodes_[index_].flag;
+}
+inline std::size_t Value::size() const {
+    return doc_ ? doc_->nodes_[index_].count : 0;
+}
+inline Value::Iterator& Value::Iterator::operator++() {
+    index_ = doc_->nodes_[index_].next;
+    return *this;
+}
+inline Value::Iterator Value::Range::begin() const {
+    return Iterator(doc, first);
+}
+inline Value::Iterator Value::Range::end() const {
+    return Iterator(doc, 0);
+}
+inline Value::Range Value::items() const {
+    if (!doc_ || (!is_array() && !is_object()) || size() == 0) return Range{doc_, 0};
+    return Range{doc_, doc_->nodes_[index_].first};
+}
+
 // A JSON path, built only when a message needs it: "/gpus/3/memory_bytes".
 struct Path {
     const Path* parent = nullptr;
@@ -205,13 +243,21 @@ class ObjectReader {
 
   private:
     std::optional<Value> lookup(std::string_view key);
+    // The typed checks of a member already found (one lookup a getter).
+    std::string_view str_of(std::string_view key, Value v) const;
+    double number_of(std::string_view key, Value v, double min, double max) const;
+    std::int64_t integer_of(std::string_view key, Value v, std::int64_t min,
+                            std::int64_t max) const;
     Value value_;
     std::string_view source_;
     const Path* path_;
-    std::vector<Value> members_;
-    std::vector<std::string_view> keys_;  // members_' keys, compared without a lookup each
-    std::vector<bool> read_;              // per member: asked for
-    std::size_t cursor_ = 0;              // members are usually read in document order
+    struct Member {
+        Value value;
+        std::string_view key;  // compared without a lookup each
+        bool read = false;     // asked for
+    };
+    std::vector<Member> members_;  // one allocation a reader (a card has eight)
+    std::size_t cursor_ = 0;       // members are usually read in document order
     // One bit per key's length and ends (key_bit): most optional keys a
     // reader asks for are absent, and this answers them without a scan.
     std::uint64_t key_bits_ = 0;

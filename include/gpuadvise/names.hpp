@@ -12,6 +12,8 @@ namespace gpuadvise {
 // Lowercase with spaces, dashes, underscores and dots removed: "RTX 4090",
 // "rtx-4090" and "rtx_4090" all become "rtx4090".
 std::string normalize_name(std::string_view name);
+// The same, appended to `out` (one buffer for many names).
+void append_normalized_name(std::string& out, std::string_view name);
 
 // The words and numbers of a name, lowercase: split at anything that is not a
 // letter or digit and where letters meet digits. "RTX A6000" and "rtx-a6000"

@@ -59,8 +59,9 @@ int cmd_rules(Context& ctx) {
 int cmd_batch(Context& ctx) {
     // The same calibration file the flags would apply.
     if (!ctx.calibration) ctx.calibration = load_calibration(ctx);
+    BatchMemo memo;
     const BatchContext context{ctx.catalog(), embedded::model_presets(),
-                               ctx.calibration ? &*ctx.calibration : nullptr};
+                               ctx.calibration ? &*ctx.calibration : nullptr, &memo};
     const std::string path = ctx.positionals[0].empty() ? "-" : ctx.positionals[0].front();
     LineReader reader(path, path == "-" ? "batch input (stdin)" : "batch input", ctx.in);
     std::string line, buffer;

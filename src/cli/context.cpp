@@ -50,19 +50,20 @@ const Catalog& Context::catalog() {
     }
     if (!path && !merge) {
         catalog_ = embedded::catalog();
+    } else if (path && !merge) {
+        // A file is mapped, not copied: the catalog keeps the mapping.
+        const OwnedText text = map_text_file(path->text, path->origin, kMaxCatalogBytes, in);
+        catalog_ = parse_catalog_kept(text.owner, text.text, sanitize(path->text, 200));
     } else {
-        std::string base_text = path
-                                    ? read_text_file(path->text, path->origin, kMaxCatalogBytes, in)
-                                    : std::string(embedded::gpus_json());
+        // --catalog-merge: the base (a file or the embedded one), then the overlay.
+        const std::string base_text =
+            path ? read_text_file(path->text, path->origin, kMaxCatalogBytes, in)
+                 : std::string(embedded::gpus_json());
         const std::string base_source =
             path ? sanitize(path->text, 200) : std::string(embedded::kGpusSource);
-        if (!merge) {
-            catalog_ = parse_catalog_kept(std::move(base_text), base_source);
-        } else {
-            const std::string overlay =
-                read_text_file(merge->text, merge->origin, kMaxCatalogBytes, in);
-            catalog_ = merge_catalogs(base_text, base_source, overlay, sanitize(merge->text, 200));
-        }
+        const std::string overlay =
+            read_text_file(merge->text, merge->origin, kMaxCatalogBytes, in);
+        catalog_ = merge_catalogs(base_text, base_source, overlay, sanitize(merge->text, 200));
     }
     apply_prices(*catalog_, config);
     spdlog::info("catalog: {} ({} GPUs, dated {})", catalog_->source, catalog_->gpus.size(),

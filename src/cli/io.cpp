@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -138,6 +139,29 @@ std::string read_text_file(const std::string& path, std::string_view what, std::
             "{} {} is {}, larger than the {} gpuadvise reads for it; is it the right file?", what,
             quote(path), mib(static_cast<std::uint64_t>(st.st_size)), mib(max_bytes)));
     return read_fd(fd.fd, path, what, max_bytes, static_cast<std::uint64_t>(st.st_size));
+}
+
+OwnedText map_text_file(const std::string& path, std::string_view what, std::uint64_t max_bytes,
+                        Stdin& in) {
+    const auto read = [&] {
+        auto text = std::make_shared<const std::string>(read_text_file(path, what, max_bytes, in));
+        return OwnedText{text, *text};
+    };
+    if (path == "-") return read();
+    struct stat st {};
+    const Fd fd{open_regular(path, what, &st)};
+    if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
+        throw InputError(fmt::format(
+            "{} {} is {}, larger than the {} gpuadvise reads for it; is it the right file?", what,
+            quote(path), mib(static_cast<std::uint64_t>(st.st_size)), mib(max_bytes)));
+    // An empty size may still have content (procfs): those are read.
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* map = size == 0 ? MAP_FAILED
+                          : ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.fd, 0);
+    if (map == MAP_FAILED) return read();
+    std::shared_ptr<const void> owner(
+        map, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
+    return OwnedText{owner, std::string_view(static_cast<const char*>(map), size)};
 }
 
 std::string read_file_prefix(const std::string& path, std::string_view what, std::uint64_t limit,

@@ -119,3 +119,32 @@ TEST_CASE("a batch line applies the calibration the flags would") {
     CHECK(j["memory"]["per_gpu_bytes"].get<double>() <
           plain["memory"]["per_gpu_bytes"].get<double>());
 }
+
+TEST_CASE("a line that asks again is answered from the run's memo, as if new") {
+    BatchMemo memo;
+    const BatchContext with{embedded::catalog(), embedded::model_presets(), nullptr, &memo};
+    const BatchContext without{embedded::catalog(), embedded::model_presets()};
+    const std::string a = R"({"model":"8B","gpu":"rtx-4090"})";
+    const std::string b = R"({"model":"8B","gpu":"rtx-3090"})";
+    const std::string c = R"({"model":"8B","gpu":"rtx-4090","context":8192})";
+    // Each line, its second asking and a run without a memo give the same
+    // text, but for the line number.
+    for (const std::string& text : {a, b, c, a, b, c}) {
+        const BatchLineResult fresh = run_batch_line(text, 7, without);
+        const BatchLineResult kept = run_batch_line(text, 7, with);
+        REQUIRE(fresh.ok);
+        CHECK(kept.json == fresh.json);
+    }
+    const auto first = nlohmann::json::parse(run_batch_line(a, 1, with).json);
+    const auto again = nlohmann::json::parse(run_batch_line(a, 2, with).json);
+    CHECK(again["line"] == 2);
+    CHECK(again["check"] == first["check"]);
+    // Lines that differ in a member are different questions.
+    const auto other = nlohmann::json::parse(run_batch_line(c, 3, with).json);
+    CHECK(other["check"] != first["check"]);
+    // A line that fails is not kept: it fails again, with its own number.
+    const BatchLineResult bad = run_batch_line(R"({"model":"8B","gpu":"no-such-card"})", 4, with);
+    CHECK_FALSE(bad.ok);
+    CHECK(run_batch_line(R"({"model":"8B","gpu":"no-such-card"})", 5, with).json ==
+          run_batch_line(R"({"model":"8B","gpu":"no-such-card"})", 5, without).json);
+}

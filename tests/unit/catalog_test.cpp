@@ -450,3 +450,40 @@ TEST_CASE("usable memory of a unified-memory part is its pool's default share") 
     CHECK(usable_memory(mine.gpus[0], Os::Linux) ==
           static_cast<std::uint64_t>(0.9 * static_cast<double>(mine.gpus[0].memory_bytes)));
 }
+
+TEST_CASE("a name two cards share is refused with the first clash in catalog order") {
+    const auto message = [](const std::string& entries) {
+        try {
+            parse_catalog(catalog_of(entries), "c.json");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK(message(entry("a") + "," + entry("b") + "," + entry("a")) ==
+          "c.json: /gpus/2/id: 'a' appears twice; ids must be unique");
+    // An alias that normalises to another card's id or alias.
+    CHECK(message(named("a", "A", R"("x 1")") + "," + named("b", "B", R"("X-1")")) ==
+          "c.json: /gpus/1: 'X-1' is already used by 'a'; ids and aliases must be unique");
+    CHECK(message(named("a-b", "A", "") + "," + named("ab", "B", "")) ==
+          "c.json: /gpus/1: 'ab' is already used by 'a-b'; ids and aliases must be unique");
+    // Card 1's second alias clashes before card 2's, though its key sorts later.
+    CHECK(message(named("a", "A", R"("zz")") + "," + named("b", "B", R"("y","zz")") + "," +
+                  named("c", "C", R"("a")")) ==
+          "c.json: /gpus/1: 'zz' is already used by 'a'; ids and aliases must be unique");
+    // A card may repeat its own names (an alias that is its id, normalised).
+    const Catalog c =
+        parse_catalog(catalog_of(named("rtx-x", "RTX X", R"("RTX X","rtx_x")")), "c.json");
+    REQUIRE(c.names.size() == 1);
+    CHECK(c.names[0].key == "rtxx");
+    // The index is sorted by key, each name once, with its card.
+    const Catalog two = parse_catalog(
+        catalog_of(named("zeta", "Zeta", R"("alpha")") + "," + named("beta", "Beta", "")),
+        "c.json");
+    REQUIRE(two.names.size() == 3);
+    CHECK(two.names[0].key == "alpha");
+    CHECK(two.names[0].gpu == 0);
+    CHECK(two.names[1].key == "beta");
+    CHECK(two.names[1].gpu == 1);
+    CHECK(two.names[2].key == "zeta");
+}

@@ -201,3 +201,16 @@ TEST_CASE("an object reader answers absent and present keys alike in any order")
     CHECK(r.opt_integer("beta", 0, 9) == 2);
     CHECK_NOTHROW(r.finish());
 }
+
+TEST_CASE("a duplicate key is found at every object size, at its own position") {
+    // Below 64 members a scan behind a key summary finds it, above a hash set.
+    for (int n = 1; n <= 80; ++n) {
+        std::string text = "{";
+        for (int i = 0; i < n; ++i) text += "\"k" + std::to_string(i) + "\":1,";
+        CHECK_NOTHROW(parse(text + "\"end\":1}"));
+        const std::string dup = "k" + std::to_string(n / 2);
+        const std::string bad = text + "\"" + dup + "\":1}";
+        CHECK_THAT(fails(bad), Catch::Contains("column " + std::to_string(text.size() + 1) +
+                                               ": the key '" + dup + "' appears twice"));
+    }
+}
