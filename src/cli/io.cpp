@@ -103,10 +103,27 @@ std::string read_fd(int fd, const std::string& path, std::string_view what, std:
 
 struct Fd {
     int fd;
+    explicit Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    Fd(Fd&& o) noexcept : fd(o.fd) { o.fd = -1; }
+    Fd& operator=(Fd&&) = delete;
     ~Fd() {
         if (fd >= 0) ::close(fd);
     }
 };
+
+// A regular file no larger than `max_bytes`, open: the refusal names the
+// file and its size, so a wrong path is not read whole.
+Fd open_within(const std::string& path, std::string_view what, std::uint64_t max_bytes,
+               struct stat* st) {
+    Fd fd{open_regular(path, what, st)};
+    if (static_cast<std::uint64_t>(st->st_size) > max_bytes)
+        throw InputError(fmt::format(
+            "{} {} is {}, larger than the {} gpuadvise reads for it; is it the right file?", what,
+            quote(path), mib(static_cast<std::uint64_t>(st->st_size)), mib(max_bytes)));
+    return fd;
+}
 
 }  // namespace
 
@@ -133,11 +150,7 @@ std::string read_text_file(const std::string& path, std::string_view what, std::
         return out;
     }
     struct stat st {};
-    const Fd fd{open_regular(path, what, &st)};
-    if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
-        throw InputError(fmt::format(
-            "{} {} is {}, larger than the {} gpuadvise reads for it; is it the right file?", what,
-            quote(path), mib(static_cast<std::uint64_t>(st.st_size)), mib(max_bytes)));
+    const Fd fd = open_within(path, what, max_bytes, &st);
     return read_fd(fd.fd, path, what, max_bytes, static_cast<std::uint64_t>(st.st_size));
 }
 
@@ -149,11 +162,7 @@ OwnedText map_text_file(const std::string& path, std::string_view what, std::uin
     };
     if (path == "-") return read();
     struct stat st {};
-    const Fd fd{open_regular(path, what, &st)};
-    if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
-        throw InputError(fmt::format(
-            "{} {} is {}, larger than the {} gpuadvise reads for it; is it the right file?", what,
-            quote(path), mib(static_cast<std::uint64_t>(st.st_size)), mib(max_bytes)));
+    const Fd fd = open_within(path, what, max_bytes, &st);
     // An empty size may still have content (procfs): those are read.
     const auto size = static_cast<std::size_t>(st.st_size);
     void* map = size == 0 ? MAP_FAILED
