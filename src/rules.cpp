@@ -411,6 +411,31 @@ std::vector<Rule> make_registry() {
                      *c.gpu.pcie_lanes);
              });
          }});
+    // The catalog says a card's PCIe peer-to-peer where a source does (GeForce
+    // cards: none); where it is unknown the speed assumes it, and the plan
+    // says so, since without it every collective is staged through host memory.
+    r.push_back({"p2p-unknown", RuleKind::Warn,
+                 "cards that exchange data over PCIe without a known peer-to-peer figure: the "
+                 "speed assumes direct copies",
+                 [](const PlanContext& c, const RuleData&) -> Hit {
+                     const Workload& w = c.workload;
+                     // Pipeline stages pass one activation a token; tensor
+                     // parallel and training run collectives.
+                     const bool exchanges = w.gpus > 1 && w.parallel != Parallel::Pp &&
+                                            (w.trains() || w.is_language());
+                     // Cards with their own link (NVLink, Infinity Fabric) and
+                     // servers joined by a fabric do not talk over PCIe peer-to-peer.
+                     const bool linked = c.gpu.has_fast_link() || c.nodes > 1;
+                     if (!exchanges || linked || c.gpu.pcie_p2p || c.gpu.shares_host_memory())
+                         return std::nullopt;
+                     return fire(c, [&] {
+                         return fmt::format(
+                             "PCIe peer-to-peer between {} cards is not known (no source in the "
+                             "catalog): the speed assumes direct copies; without it every "
+                             "collective goes through host memory at about half the link",
+                             c.gpu.id);
+                     });
+                 }});
     r.push_back({"software-caveat", RuleKind::Warn,
                  "the plan's software runs on the card with partial or preview support",
                  [](const PlanContext& c, const RuleData&) -> Hit {

@@ -275,6 +275,17 @@ std::map<std::string, Pair> cases() {
         [] {
             return Case{w({{Field::Model, "7B"}, {Field::Method, "full"}, {Field::Gpus, "4"}})};
         }};
+    // Two cards training over PCIe: the test card states no peer-to-peer;
+    // a card whose catalog says (GeForce: none) is quiet.
+    m["p2p-unknown"] = {
+        [] {
+            return Case{w({{Field::Model, "1B"}, {Field::Method, "lora"}, {Field::Gpus, "2"}})};
+        },
+        [] {
+            Case c{w({{Field::Model, "1B"}, {Field::Method, "lora"}, {Field::Gpus, "2"}})};
+            c.gpu.pcie_p2p = false;
+            return c;
+        }};
     m["pcie-x8"] = {[] {
                         Case c{w({{Field::Model, "1B"}, {Field::Method, "qlora"}})};
                         c.gpu.pcie_lanes = 8;
