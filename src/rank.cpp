@@ -203,22 +203,33 @@ std::uint64_t id_prefix(std::string_view id) {
     return p;
 }
 
+// The plans a card whose GPU-only plans miss falls back to: part of the
+// model in host memory (llama.cpp-style engines), else diffusers' CPU
+// offload (a diffusion pipeline).
+std::optional<Recommendation> fallback_plan(const Workload& w, const Gpu& gpu,
+                                            const RankOptions& options, Detail detail) {
+    if (auto offloaded = offload_plan(w, gpu, options, nullptr, detail)) return offloaded;
+    return pipeline_offload_plan(w, gpu, options, std::nullopt, detail);
+}
+
+// The last of ranks_before's keys: the card's id, then the count.
+bool ranks_before_by_card(const Recommendation& a, const Recommendation& b) {
+    if (a.gpu->id != b.gpu->id) return a.gpu->id < b.gpu->id;
+    return a.count < b.count;
+}
+
 }  // namespace
 
 Recommendation plan_on_card(const Workload& w, const Gpu& gpu, std::int64_t count,
                             const RankOptions& options) {
     Recommendation rec = evaluate_plan(w, gpu, count, options);
     if (rec.fits || count != 1) return rec;
-    if (auto offloaded = offload_plan(w, gpu, options, nullptr, Detail::Texts)) return *offloaded;
-    if (auto offloaded = pipeline_offload_plan(w, gpu, options, std::nullopt, Detail::Texts))
-        return *offloaded;
-    return rec;
+    return fallback_plan(w, gpu, options, Detail::Texts).value_or(std::move(rec));
 }
 
 bool ranks_before(const Recommendation& a, const Recommendation& b) {
     if (const auto r = ranks_before_by_plan(plan_key(a), plan_key(b))) return *r;
-    if (a.gpu->id != b.gpu->id) return a.gpu->id < b.gpu->id;
-    return a.count < b.count;
+    return ranks_before_by_card(a, b);
 }
 
 std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalog,
@@ -286,14 +297,10 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
                 best = std::move(rec);
             }
         }
-        // Local engines: a card whose GPU-only plans miss may still run the
-        // model with part of it in host memory, on a host that holds the RAM.
-        if (!best)
-            if (auto offloaded = offload_plan(slim, gpu, options)) best = std::move(offloaded);
-        // Diffusion pipelines: with diffusers' CPU offload.
-        if (!best)
-            if (auto offloaded = pipeline_offload_plan(slim, gpu, options))
-                best = std::move(offloaded);
+        // A card whose GPU-only plans miss may still run the model with part
+        // of it in host memory (local engines, on a host that holds the RAM)
+        // or the pipeline with diffusers' CPU offload.
+        if (!best) best = fallback_plan(slim, gpu, options, Detail::Verdict);
         Recommendation& kept = plans.emplace_back(best ? std::move(*best) : std::move(*closest));
         // Only the shown plans keep their rule hits and notes (they are
         // evaluated again with texts below); 100,000 cards must fit in memory.
@@ -324,9 +331,7 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
         // ranks_before, with the ids' prefixes first.
         if (const auto r = ranks_before_by_plan(a, b)) return *r;
         if (prefix[ia] != prefix[ib]) return prefix[ia] < prefix[ib];
-        const Recommendation &pa = plans[ia], &pb = plans[ib];
-        if (pa.gpu->id != pb.gpu->id) return pa.gpu->id < pb.gpu->id;
-        return pa.count < pb.count;
+        return ranks_before_by_card(plans[ia], plans[ib]);
     });
     // Put the plans in that order in place (following each cycle of the
     // permutation), so there is one array of plans, not two.
@@ -347,15 +352,16 @@ std::vector<Recommendation> rank(const Workload& workload, const Catalog& catalo
     // Second pass: the plans that are shown get their texts.
     const std::size_t shown = std::min(options.describe_top, out.size());
     for (std::size_t i = 0; i < shown; ++i) {
+        // Again as it was made: a fallback plan with the host or offload it chose.
+        const Gpu& gpu = *out[i].gpu;
         Recommendation rec =
             out[i].offload && out[i].offload->mode != OffloadMode::Gpu &&
                     options.offload.kind == OffloadKind::None
-                ? offload_plan(slim, *out[i].gpu, options, out[i].platform, Detail::Texts)
+                ? offload_plan(slim, gpu, options, out[i].platform, Detail::Texts).value_or(out[i])
+            : out[i].cpu_offload
+                ? pipeline_offload_plan(slim, gpu, options, out[i].cpu_offload, Detail::Texts)
                       .value_or(out[i])
-            : out[i].cpu_offload ? pipeline_offload_plan(slim, *out[i].gpu, options,
-                                                         out[i].cpu_offload, Detail::Texts)
-                                       .value_or(out[i])
-                                 : evaluate_plan(slim, *out[i].gpu, out[i].count, options, &shared);
+                : evaluate_plan(slim, gpu, out[i].count, options, &shared);
         for (const auto& warning : workload.warnings) rec.warnings.push_back(warning);
         // Only the shown plans get a curve: it evaluates the plan at a dozen batches.
         const std::vector<const Gpu*> cards(static_cast<std::size_t>(rec.count), rec.gpu);
